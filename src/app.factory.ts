@@ -1,0 +1,35 @@
+import { ConsoleLogger, INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { AppConfig, LogLevelName, loadConfig } from './config/app-config';
+import { setupSwagger } from './swagger';
+
+const LEVELS: Record<LogLevelName, LogLevel[]> = {
+  silent: [],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+export function createLogger(config: Pick<AppConfig, 'logLevel'>): ConsoleLogger {
+  return new ConsoleLogger({ json: true, logLevels: LEVELS[config.logLevel] });
+}
+
+/**
+ * Builds the application exactly as production runs it: main.ts and the e2e tests both call this.
+ * Nest's own body parser is off because JsonBodyMiddleware (registered in AppModule) parses bodies.
+ */
+export async function createApp(): Promise<NestExpressApplication> {
+  const config = loadConfig(process.env);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    logger: createLogger(config),
+  });
+  app.set('x-powered-by', false);
+  app.set('query parser', 'simple');
+  app.enableShutdownHooks();
+  setupSwagger(app as INestApplication);
+  return app;
+}

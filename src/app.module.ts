@@ -1,0 +1,48 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
+import { RateLimitGuard } from './auth/rate-limit.guard';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { JsonBodyMiddleware } from './common/json-body.middleware';
+import { RequestContextMiddleware } from './common/request-context.middleware';
+import { ResultInterceptor } from './common/result.interceptor';
+import { SecurityMiddleware } from './common/security.middleware';
+import { createValidationPipe } from './common/validation';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { buildDataSourceOptions } from './database/data-source-options';
+import { HealthModule } from './health/health.module';
+import { InterviewsModule } from './interviews/interviews.module';
+import { ProductsModule } from './products/products.module';
+
+/**
+ * Every global (guards, filter, interceptor, pipe, middleware) is registered here, so a test
+ * that boots AppModule runs exactly what production runs.
+ */
+@Module({
+  imports: [
+    ConfigModule,
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), retryAttempts: 10, retryDelay: 2000 }),
+    }),
+    AuthModule,
+    HealthModule,
+    ProductsModule,
+    InterviewsModule,
+  ],
+  providers: [
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+    { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestContextMiddleware, SecurityMiddleware, JsonBodyMiddleware).forRoutes('*path');
+  }
+}

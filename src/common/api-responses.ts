@@ -1,0 +1,48 @@
+import { Type, applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorResponseDto } from './error-response.dto';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input: malformed JSON, wrong types, unknown or missing fields, values out of bounds, repeated query keys',
+  401: 'Missing, malformed, unknown or revoked token (with WWW-Authenticate: Bearer)',
+  403: 'The write would leave the record outside the caller\'s scope',
+  404: 'No such record, or not visible to the caller',
+  409: 'Conflicts with stored state',
+  413: 'Request body too large',
+  415: 'Content-Type is not application/json',
+  429: 'Rate limit exceeded (see Retry-After)',
+  503: 'Database unavailable; retry later (see Retry-After)',
+};
+
+/** The `{result: ...}` success schema, for a model, an array of models, or an inline schema. */
+export function ApiResult(
+  model: Type<unknown> | Record<string, unknown>,
+  options: { status?: number; isArray?: boolean; description: string },
+): MethodDecorator & ClassDecorator {
+  const isClass = typeof model === 'function';
+  const item = isClass ? { $ref: getSchemaPath(model as Type<unknown>) } : model;
+  const result = options.isArray ? { type: 'array', items: item } : item;
+  return applyDecorators(
+    ...(isClass ? [ApiExtraModels(model as Type<unknown>)] : []),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: options.description,
+      schema: { type: 'object', required: ['result'], properties: { result: result as object } },
+    }),
+  );
+}
+
+/** The error statuses a route can answer, each with the `{error, message}` schema. */
+export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  const all = [...new Set([...statuses, 401, 429, 503])].sort();
+  return applyDecorators(
+    ApiExtraModels(ErrorResponseDto),
+    ...all.map((status) =>
+      ApiResponse({
+        status,
+        description: ERROR_TEXT[status] ?? 'Error',
+        schema: { $ref: getSchemaPath(ErrorResponseDto) },
+      }),
+    ),
+  );
+}

@@ -1,0 +1,31 @@
+import { newLinkId, uuidv7 } from './ids';
+
+describe('uuidv7', () => {
+  it('produces RFC 9562 version 7 identifiers', () => {
+    expect(uuidv7()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('sorts in creation order, also within one millisecond', () => {
+    const ids = Array.from({ length: 5000 }, () => uuidv7(1_700_000_000_000));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('encodes the timestamp in the first 48 bits', () => {
+    const id = uuidv7(Date.UTC(2030, 0, 1));
+    expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(Date.UTC(2030, 0, 1));
+  });
+});
+
+describe('newLinkId', () => {
+  it('is URL-safe and carries 192 random bits', () => {
+    const id = newLinkId();
+    expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(Buffer.from(id, 'base64url')).toHaveLength(24);
+  });
+
+  it('does not repeat', () => {
+    const ids = new Set(Array.from({ length: 10000 }, newLinkId));
+    expect(ids.size).toBe(10000);
+  });
+});

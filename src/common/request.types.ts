@@ -1,0 +1,15 @@
+import type { Principal } from '../auth/principal';
+
+export {};
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by RequestContextMiddleware from X-Request-Id, or generated. */
+      id: string;
+      /** Set by AuthGuard for /v1 routes. */
+      principal?: Principal;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number; queueLimit: number };
+
+/** Raised for a bad environment value; main.ts prints its message as one line and exits. */
+export class ConfigError extends Error {}
+
+/**
+ * Typed, validated configuration. Built once from the environment by loadConfig();
+ * the Nest app injects it by class, the CLIs and ormconfig.ts call loadConfig() themselves.
+ */
+export class AppConfig {
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  readonly migrationsRun: boolean;
+  readonly inviteBaseUrl: string;
+  readonly defaultInterviewer: string;
+  readonly maxInvitesPerRequest: number;
+  readonly logLevel: LogLevelName;
+  readonly tokenCacheTtlMs: number;
+  readonly bodyLimitBytes: number;
+  readonly corsOrigins: string[];
+  readonly rateLimit: { limit: number; windowMs: number };
+
+  constructor(values: Omit<AppConfig, never>) {
+    Object.assign(this, values);
+  }
+}
+
+export const DEFAULT_SQLITE_PATH = 'data/irs.sqlite';
+
+export function isMysqlUrl(url: string | undefined): boolean {
+  return !!url && /^(mysql|mariadb):\/\//i.test(url.trim());
+}
+
+type Env = Record<string, string | undefined>;
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
+}
+
+function readHttpUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function readDatabase(env: Env): DatabaseConfig {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return { kind: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
+  if (isMysqlUrl(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid mysql://user:password@host:port/database URL');
+    }
+    if (!url.hostname || url.pathname.replace(/^\//, '') === '') {
+      throw new ConfigError('DATABASE_URL must name a host and a database: mysql://user:password@host:port/database');
+    }
+    return {
+      kind: 'mysql',
+      url: raw.replace(/^mariadb:/i, 'mysql:'),
+      poolSize: readInt(env, 'DB_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000),
+      queueLimit: readInt(env, 'DB_QUEUE_LIMIT', 500, 1, 100000),
+    };
+  }
+  const sqlite = /^sqlite:(.+)$/i.exec(raw);
+  if (sqlite) {
+    const path = sqlite[1].replace(/^\/\//, '');
+    return { kind: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
+  }
+  throw new ConfigError('DATABASE_URL must be unset (embedded database), sqlite:<file> or mysql://user:password@host:port/database');
+}
+
+const LOG_LEVELS: LogLevelName[] = ['silent', 'error', 'warn', 'info', 'debug'];
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevelName;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  }
+  const defaultInterviewer = env.DEFAULT_INTERVIEWER?.trim() || 'default';
+  if (defaultInterviewer.length > 100) {
+    throw new ConfigError('DEFAULT_INTERVIEWER must be at most 100 characters');
+  }
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins like https://app.example.com (got "${origin}")`);
+    }
+  }
+  return new AppConfig({
+    port: readInt(env, 'PORT', 3000, 0, 65535),
+    database: readDatabase(env),
+    migrationsRun: readBool(env, 'MIGRATIONS_RUN', true),
+    inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', 'http://localhost:3000/i'),
+    defaultInterviewer,
+    maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, 10000),
+    logLevel,
+    tokenCacheTtlMs: readInt(env, 'TOKEN_CACHE_TTL_SECONDS', 30, 0, 3600) * 1000,
+    bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    corsOrigins,
+    rateLimit: {
+      limit: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      windowMs: readInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400) * 1000,
+    },
+  });
+}

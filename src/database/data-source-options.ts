@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { ApiToken } from '../auth/api-token.entity';
+import { Interview } from '../interviews/interview.entity';
+import { Invite } from '../invites/invite.entity';
+import { Product } from '../products/product.entity';
+import { Profile, ProfileProduct } from '../profiles/profile.entity';
+import { migrations } from './migrations';
+
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct];
+
+/**
+ * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),
+ * the token CLI, the seed command and the tests all call this.
+ */
+export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'migrationsRun'>): DataSourceOptions {
+  const common = {
+    entities,
+    migrations,
+    migrationsRun: config.migrationsRun,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: ['error' as const, 'warn' as const, 'migration' as const],
+  };
+  const db = config.database;
+  if (db.kind === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      url: db.url,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      poolSize: db.poolSize,
+      connectTimeout: db.connectTimeoutMs,
+      extra: {
+        // A bounded queue and a bounded wait: while the database is gone, requests fail fast (503)
+        // instead of piling up.
+        queueLimit: db.queueLimit,
+        enableKeepAlive: true,
+        maxIdle: db.poolSize,
+        idleTimeout: 60_000,
+      },
+    };
+  }
+  if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: db.path,
+    enableWAL: true,
+    timeout: 5000,
+  };
+}

@@ -1,0 +1,42 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/public.decorator';
+import { ErrorResponseDto } from '../common/error-response.dto';
+
+const PROBE_TIMEOUT_MS = 2000;
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Public()
+  @Get()
+  @ApiOperation({ summary: 'Service and database health', description: 'No token needed. 200 when the database answers within 2 s, 503 when it does not.' })
+  @ApiOkResponse({
+    description: 'The database is reachable',
+    schema: {
+      type: 'object',
+      properties: { result: { type: 'object', properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'up' } } } },
+    },
+  })
+  @ApiServiceUnavailableResponse({ description: 'The database is unreachable', type: ErrorResponseDto })
+  async check(): Promise<{ status: 'ok'; database: 'up' }> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.dataSource.query('SELECT 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS);
+        }),
+      ]);
+    } catch {
+      throw new ServiceUnavailableException('database unavailable');
+    } finally {
+      clearTimeout(timer);
+    }
+    return { status: 'ok', database: 'up' };
+  }
+}

@@ -1,0 +1,22 @@
+import { OmitType } from '@nestjs/swagger';
+import { OptionalText, PatchRequiredText, RequiredId } from '../../common/validation';
+import { CreateInterviewDto, INTERVIEWER_MAX, INTERVIEW_NAME_MAX } from './create-interview.dto';
+
+/** Partial update: only the fields present change; null clears an optional field. */
+export class UpdateInterviewDto extends OmitType(CreateInterviewDto, ['productID', 'interviewName'] as const) {
+  @RequiredId('The interview to update.', '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90')
+  interviewID: string;
+
+  @PatchRequiredText({
+    description: 'Move the interview to another product (visible to the caller, else 404). Allowed only while it has no invites, else 409.',
+    example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b',
+    max: 64,
+  })
+  productID?: string;
+
+  @PatchRequiredText({ description: 'New name of the interview.', example: 'Onboarding friction, Q1', max: INTERVIEW_NAME_MAX, notBlank: true })
+  interviewName?: string;
+
+  @OptionalText({ description: 'Interviewer agent identifier; null or "" resets it to the default agent.', example: 'agent-empathetic-v2', max: INTERVIEWER_MAX })
+  interviewer?: string | null;
+}

@@ -1,0 +1,58 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
+import { ApiErrors, ApiResult } from '../common/api-responses';
+import { CreateInterviewDto } from './dto/create-interview.dto';
+import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
+import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto } from './dto/interview.dto';
+import { UpdateInterviewDto } from './dto/update-interview.dto';
+import { InterviewsService } from './interviews.service';
+
+@ApiTags('interviews')
+@ApiBearerAuth()
+@Controller('v1/interviews')
+export class InterviewsController {
+  constructor(private readonly interviews: InterviewsService) {}
+
+  @Post('addOne')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create an interview',
+    description: 'Creates an interview about a product the caller can see (else 404). The interviewer is set to the default agent; it is not accepted here.',
+  })
+  @ApiResult(InterviewIdResultDto, { status: 201, description: 'The new interview\'s identifier' })
+  @ApiErrors(400, 404, 413, 415)
+  addOne(@Body() dto: CreateInterviewDto, @CurrentPrincipal() principal: Principal) {
+    return this.interviews.create(dto, principal);
+  }
+
+  @Post('updateOne')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Update an interview',
+    description:
+      'Partial update: only the fields present change; null clears an optional field; interviewer null or "" resets to the default agent. Moving to another product is allowed only while the interview has no invites (else 409).',
+  })
+  @ApiResult(InterviewUpdatedDto, { description: 'The interview was updated' })
+  @ApiErrors(400, 404, 409, 413, 415)
+  updateOne(@Body() dto: UpdateInterviewDto, @CurrentPrincipal() principal: Principal) {
+    return this.interviews.update(dto, principal);
+  }
+
+  @Get('getOne')
+  @ApiOperation({ summary: 'Return one interview', description: 'Every Interview field, null where unset. 404 when unknown or its product is not visible.' })
+  @ApiResult(InterviewDto, { description: 'The interview' })
+  @ApiErrors(400, 404)
+  getOne(@Query() query: GetInterviewQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.interviews.getOne(query.interviewID, principal);
+  }
+
+  @Get('getList')
+  @ApiOperation({ summary: 'Return interviews of a product', description: 'Oldest first, ties by interviewID. 404 when the product is unknown or not visible.' })
+  @ApiResult(InterviewDto, { isArray: true, description: 'The product\'s interviews, oldest first' })
+  @ApiErrors(400, 404)
+  getList(@Query() query: ListInterviewsQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.interviews.list(query.productID, principal);
+  }
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { canSee } from '../auth/scope';
+import { AppConfig } from '../config/app-config';
+import { InterviewHasInvitesException, InterviewNotFoundException, ProductNotFoundException } from '../common/errors';
+import { uuidv7 } from '../common/ids';
+import { Invite } from '../invites/invite.entity';
+import { Product } from '../products/product.entity';
+import { ProductsService } from '../products/products.service';
+import { CreateInterviewDto } from './dto/create-interview.dto';
+import { InterviewDto } from './dto/interview.dto';
+import { UpdateInterviewDto } from './dto/update-interview.dto';
+import { Interview } from './interview.entity';
+
+function toDto(i: Interview): InterviewDto {
+  return {
+    interviewID: i.interviewID,
+    productID: i.productID,
+    interviewName: i.interviewName,
+    guidelines: i.guidelines,
+    userID: i.userID,
+    interviewer: i.interviewer,
+  };
+}
+
+@Injectable()
+export class InterviewsService {
+  constructor(
+    @InjectRepository(Interview) private readonly interviews: Repository<Interview>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly productsService: ProductsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async create(dto: CreateInterviewDto, principal: Principal): Promise<{ interviewID: string }> {
+    await this.productsService.findVisible(dto.productID, principal);
+    const now = new Date();
+    const interviewID = uuidv7(now.getTime());
+    await this.interviews.insert({
+      interviewID,
+      productID: dto.productID,
+      interviewName: dto.interviewName,
+      guidelines: dto.guidelines ?? null,
+      userID: dto.userID ?? null,
+      interviewer: this.config.defaultInterviewer,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { interviewID };
+  }
+
+  async update(dto: UpdateInterviewDto, principal: Principal): Promise<{ interviewID: string; status: 'updated' }> {
+    const changes: Partial<Interview> = {};
+    if (dto.interviewName !== undefined) changes.interviewName = dto.interviewName;
+    if (dto.guidelines !== undefined) changes.guidelines = dto.guidelines;
+    if (dto.userID !== undefined) changes.userID = dto.userID;
+    if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.config.defaultInterviewer;
+
+    // Read, check and write in one transaction so that a concurrent createInvites cannot slip
+    // invites in between the "no invites yet" check and the move.
+    await this.dataSource.transaction(async (em) => {
+      const interview = await this.findVisibleWith(em.getRepository(Interview), em.getRepository(Product), dto.interviewID, principal, true);
+      if (dto.productID !== undefined && dto.productID !== interview.productID) {
+        const target = await em.getRepository(Product).findOneBy({ productID: dto.productID });
+        if (!target || !canSee(principal, target)) throw new ProductNotFoundException(dto.productID);
+        const hasInvites = await em.getRepository(Invite).exists({ where: { interviewID: interview.interviewID } });
+        if (hasInvites) throw new InterviewHasInvitesException(interview.interviewID);
+        changes.productID = dto.productID;
+      }
+      if (Object.keys(changes).length > 0) {
+        await em.getRepository(Interview).update({ interviewID: interview.interviewID }, { ...changes, updatedAt: new Date() });
+      }
+    });
+    return { interviewID: dto.interviewID, status: 'updated' };
+  }
+
+  async getOne(interviewID: string, principal: Principal): Promise<InterviewDto> {
+    return toDto(await this.findVisible(interviewID, principal));
+  }
+
+  async list(productID: string, principal: Principal): Promise<InterviewDto[]> {
+    await this.productsService.findVisible(productID, principal);
+    const rows = await this.interviews.find({ where: { productID }, order: { createdAt: 'ASC', interviewID: 'ASC' } });
+    return rows.map(toDto);
+  }
+
+  /** The interview when it exists and its product is visible to the caller; otherwise 404. */
+  async findVisible(interviewID: string, principal: Principal): Promise<Interview> {
+    return this.findVisibleWith(this.interviews, this.dataSource.getRepository(Product), interviewID, principal, false);
+  }
+
+  private async findVisibleWith(
+    interviews: Repository<Interview>,
+    products: Repository<Product>,
+    interviewID: string,
+    principal: Principal,
+    lock: boolean,
+  ): Promise<Interview> {
+    const interview = await interviews.findOne({
+      where: { interviewID },
+      ...(lock && this.dataSource.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!interview) throw new InterviewNotFoundException(interviewID);
+    const product = await products.findOneBy({ productID: interview.productID });
+    if (!product || !canSee(principal, product)) throw new InterviewNotFoundException(interviewID);
+    return interview;
+  }
+}

@@ -1,0 +1,59 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
+import { Interview } from '../interviews/interview.entity';
+import { Product } from '../products/product.entity';
+import type { InviteStatus } from './invite-status';
+
+export interface UserInfo {
+  email: string | null;
+  name: string | null;
+  occupation: string | null;
+}
+
+export interface ConversationTurn {
+  role: string;
+  content: string;
+}
+
+@Entity('invites')
+@Index('idx_invites_interview_created', ['interviewID', 'createdAt', 'linkID'])
+@Index('idx_invites_product_created', ['productID', 'createdAt', 'linkID'])
+export class Invite {
+  @PrimaryColumn({ name: 'link_id', type: 'varchar', length: 64 })
+  linkID: string;
+
+  @Column({ name: 'interview_id', type: 'varchar', length: 36 })
+  interviewID: string;
+
+  @ManyToOne(() => Interview, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'interview_id', foreignKeyConstraintName: 'fk_invites_interview' })
+  interview?: Interview;
+
+  @Column({ name: 'product_id', type: 'varchar', length: 36 })
+  productID: string;
+
+  @ManyToOne(() => Product, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'product_id', foreignKeyConstraintName: 'fk_invites_product' })
+  product?: Product;
+
+  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true })
+  orgID: string | null;
+
+  @Column({ name: 'user_info', type: LONG_TEXT, nullable: true, transformer: jsonText })
+  userInfo: UserInfo | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: InviteStatus;
+
+  @Column({ name: 'created_at', ...TIMESTAMP })
+  createdAt: Date;
+
+  @Column({ name: 'completed_on', ...TIMESTAMP, nullable: true })
+  completedOn: Date | null;
+
+  @Column({ type: LONG_TEXT, transformer: jsonText })
+  conversation: ConversationTurn[];
+
+  @Column({ name: 'updated_at', ...TIMESTAMP })
+  updatedAt: Date;
+}

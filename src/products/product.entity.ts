@@ -1,0 +1,35 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { TIMESTAMP } from '../database/column-types';
+
+@Entity('products')
+@Index('idx_products_org_created', ['orgID', 'createdAt', 'productID'])
+@Index('idx_products_user_created', ['userID', 'createdAt', 'productID'])
+export class Product {
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36 })
+  productID: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  // `desc` is a reserved word in SQL; the column is named description.
+  @Column({ name: 'description', type: 'text', nullable: true })
+  desc: string | null;
+
+  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true })
+  orgID: string | null;
+
+  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true })
+  userID: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  url: string | null;
+
+  @Column({ name: 'image_link', type: 'varchar', length: 2048, nullable: true })
+  imageLink: string | null;
+
+  @Column({ name: 'created_at', ...TIMESTAMP })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', ...TIMESTAMP })
+  updatedAt: Date;
+}

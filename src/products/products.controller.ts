@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
+import { ApiErrors, ApiResult } from '../common/api-responses';
+import { CreateProductDto } from './dto/create-product.dto';
+import { GetProductQueryDto, ListProductsQueryDto } from './dto/product-queries.dto';
+import { ProductDto, ProductIdResultDto, ProductUpdatedDto } from './dto/product.dto';
+import { UpdateProductDto } from './dto/update-product.dto';
+import { ProductsService } from './products.service';
+
+@ApiTags('products')
+@ApiBearerAuth()
+@Controller('v1/products')
+export class ProductsController {
+  constructor(private readonly products: ProductsService) {}
+
+  @Post('addOne')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a product',
+    description: 'Creates a product owned by an organization and/or a user. A scoped token may only create products it can see (its own orgID or userID), else 403.',
+  })
+  @ApiResult(ProductIdResultDto, { status: 201, description: 'The new product\'s identifier' })
+  @ApiErrors(400, 403, 413, 415)
+  addOne(@Body() dto: CreateProductDto, @CurrentPrincipal() principal: Principal) {
+    return this.products.create(dto, principal);
+  }
+
+  @Post('updateOne')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Update a product',
+    description: 'Partial update: only the fields present change; null clears an optional field; name cannot be cleared. Moving the product out of the caller\'s scope is 403.',
+  })
+  @ApiResult(ProductUpdatedDto, { description: 'The product was updated' })
+  @ApiErrors(400, 403, 404, 413, 415)
+  updateOne(@Body() dto: UpdateProductDto, @CurrentPrincipal() principal: Principal) {
+    return this.products.update(dto, principal);
+  }
+
+  @Get('getOne')
+  @ApiOperation({ summary: 'Return one product', description: 'Every Product field, null where unset. 404 when unknown or not visible to the caller.' })
+  @ApiResult(ProductDto, { description: 'The product' })
+  @ApiErrors(400, 404)
+  getOne(@Query() query: GetProductQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.products.getOne(query.productID, principal);
+  }
+
+  @Get('getList')
+  @ApiOperation({
+    summary: 'Return products of a user and/or organization',
+    description: 'At least one filter is required; both combine with AND. Only products visible to the caller are listed, oldest first (ties by productID).',
+  })
+  @ApiResult(ProductDto, { isArray: true, description: 'The matching products, oldest first' })
+  @ApiErrors(400)
+  getList(@Query() query: ListProductsQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.products.list(query, principal);
+  }
+}

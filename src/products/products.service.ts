@@ -1,0 +1,82 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { canSee, productScopeSql } from '../auth/scope';
+import type { Principal } from '../auth/principal';
+import { MissingFilterException, OutOfScopeException, ProductNotFoundException } from '../common/errors';
+import { uuidv7 } from '../common/ids';
+import { CreateProductDto } from './dto/create-product.dto';
+import { PRODUCT_FIELDS, ProductDto } from './dto/product.dto';
+import { ListProductsQueryDto } from './dto/product-queries.dto';
+import { UpdateProductDto } from './dto/update-product.dto';
+import { Product } from './product.entity';
+
+const OPTIONAL_FIELDS = ['desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
+
+function toDto(p: Product): ProductDto {
+  return { productID: p.productID, name: p.name, desc: p.desc, orgID: p.orgID, userID: p.userID, url: p.url, imageLink: p.imageLink };
+}
+
+@Injectable()
+export class ProductsService {
+  constructor(@InjectRepository(Product) private readonly products: Repository<Product>) {}
+
+  async create(dto: CreateProductDto, principal: Principal): Promise<{ productID: string }> {
+    const owner = { orgID: dto.orgID ?? null, userID: dto.userID ?? null };
+    if (owner.orgID === null && owner.userID === null) throw new BadRequestException('at least one of orgID, userID is required');
+    if (!canSee(principal, owner)) throw new OutOfScopeException('the product');
+    const now = new Date();
+    const productID = uuidv7(now.getTime());
+    await this.products.insert({
+      productID,
+      name: dto.name,
+      desc: dto.desc ?? null,
+      ...owner,
+      url: dto.url ?? null,
+      imageLink: dto.imageLink ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { productID };
+  }
+
+  async update(dto: UpdateProductDto, principal: Principal): Promise<{ productID: string; status: 'updated' }> {
+    const product = await this.findVisible(dto.productID, principal);
+    const changes: Partial<Product> = {};
+    if (dto.name !== undefined) changes.name = dto.name;
+    for (const field of OPTIONAL_FIELDS) {
+      if (dto[field] !== undefined) changes[field] = dto[field] ?? null;
+    }
+    const next = { ...product, ...changes };
+    if (next.orgID === null && next.userID === null) {
+      throw new BadRequestException('at least one of orgID, userID must remain set');
+    }
+    if (!canSee(principal, next)) throw new OutOfScopeException('the product');
+    if (Object.keys(changes).length > 0) {
+      await this.products.update({ productID: product.productID }, { ...changes, updatedAt: new Date() });
+    }
+    return { productID: product.productID, status: 'updated' };
+  }
+
+  async getOne(productID: string, principal: Principal): Promise<ProductDto> {
+    return toDto(await this.findVisible(productID, principal));
+  }
+
+  async list(query: ListProductsQueryDto, principal: Principal): Promise<ProductDto[]> {
+    if (query.orgID === undefined && query.userID === undefined) throw new MissingFilterException(['orgID', 'userID']);
+    const qb = this.products.createQueryBuilder('p').select(PRODUCT_FIELDS.map((f) => `p.${f}`));
+    if (query.orgID !== undefined) qb.andWhere('p.org_id = :orgID', { orgID: query.orgID });
+    if (query.userID !== undefined) qb.andWhere('p.user_id = :userID', { userID: query.userID });
+    const scope = productScopeSql(principal, 'p');
+    if (scope) qb.andWhere(scope.sql, scope.params);
+    const rows = await qb.orderBy('p.created_at', 'ASC').addOrderBy('p.id', 'ASC').getMany();
+    return rows.map(toDto);
+  }
+
+  /** The product when it exists and the caller may see it; otherwise 404 (never 403). */
+  async findVisible(productID: string, principal: Principal): Promise<Product> {
+    const product = await this.products.findOneBy({ productID });
+    if (!product || !canSee(principal, product)) throw new ProductNotFoundException(productID);
+    return product;
+  }
+}

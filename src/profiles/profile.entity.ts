@@ -1,0 +1,69 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
+import { Product } from '../products/product.entity';
+
+export interface ProfileMetadata {
+  source: string | null;
+  acquired_date: string | null;
+  last_interviewed: string | null;
+  interview_count: number | null;
+  sentiment: number | null;
+}
+
+export interface ProfileDetails {
+  occupation: string | null;
+  location: string | null;
+  background: string | null;
+  productAlignment: string | null;
+  key_values: string[];
+  interests: string[];
+}
+
+export interface HistoryEntry {
+  type: string;
+  id: string;
+}
+
+@Entity('profiles')
+@Index('idx_profiles_created', ['createdAt', 'profileID'])
+export class Profile {
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36 })
+  profileID: string;
+
+  @Column({ name: 'first_name', type: 'varchar', length: 200, nullable: true })
+  firstName: string | null;
+
+  @Column({ name: 'last_name', type: 'varchar', length: 200, nullable: true })
+  lastName: string | null;
+
+  @Column({ type: LONG_TEXT, nullable: true, transformer: jsonText })
+  metadata: ProfileMetadata | null;
+
+  @Column({ type: LONG_TEXT, nullable: true, transformer: jsonText })
+  details: ProfileDetails | null;
+
+  @Column({ type: LONG_TEXT, transformer: jsonText })
+  history: HistoryEntry[];
+
+  @Column({ name: 'created_at', ...TIMESTAMP })
+  createdAt: Date;
+}
+
+/** A profile's products: a join table so that getList?productID= is one indexed lookup. */
+@Entity('profile_products')
+@Index('idx_profile_products_product', ['productID', 'profileID'])
+export class ProfileProduct {
+  @PrimaryColumn({ name: 'profile_id', type: 'varchar', length: 36 })
+  profileID: string;
+
+  @PrimaryColumn({ name: 'product_id', type: 'varchar', length: 36 })
+  productID: string;
+
+  @ManyToOne(() => Profile, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'profile_id', foreignKeyConstraintName: 'fk_profile_products_profile' })
+  profile?: Profile;
+
+  @ManyToOne(() => Product, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'product_id', foreignKeyConstraintName: 'fk_profile_products_product' })
+  product?: Product;
+}
