@@ -4,7 +4,15 @@ export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
-  | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number; queueLimit: number };
+  | {
+      kind: 'mysql';
+      /** mysql:// selects TypeORM's MySQL dialect, mariadb:// its MariaDB one (they read schemas differently). */
+      flavor: 'mysql' | 'mariadb';
+      url: string;
+      poolSize: number;
+      connectTimeoutMs: number;
+      queueLimit: number;
+    };
 
 /** Raised for a bad environment value; main.ts prints its message as one line and exits. */
 export class ConfigError extends Error {}
@@ -90,6 +98,7 @@ function readDatabase(env: Env): DatabaseConfig {
     }
     return {
       kind: 'mysql',
+      flavor: /^mariadb:/i.test(raw) ? 'mariadb' : 'mysql',
       url: raw.replace(/^mariadb:/i, 'mysql:'),
       poolSize: readInt(env, 'DB_POOL_SIZE', 10, 1, 1000),
       connectTimeoutMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000),
@@ -101,7 +110,7 @@ function readDatabase(env: Env): DatabaseConfig {
     const path = sqlite[1].replace(/^\/\//, '');
     return { kind: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
   }
-  throw new ConfigError('DATABASE_URL must be unset (embedded database), sqlite:<file> or mysql://user:password@host:port/database');
+  throw new ConfigError('DATABASE_URL must be unset (embedded database), sqlite:<file>, mysql://user:password@host:port/database or mariadb://...');
 }
 
 const LOG_LEVELS: LogLevelName[] = ['silent', 'error', 'warn', 'info', 'debug'];

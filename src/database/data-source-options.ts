@@ -29,7 +29,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
   if (db.kind === 'mysql') {
     return {
       ...common,
-      type: 'mysql',
+      type: db.flavor,
       url: db.url,
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',

@@ -100,7 +100,7 @@ export class InterviewsService {
   ): Promise<Interview> {
     const interview = await interviews.findOne({
       where: { interviewID },
-      ...(lock && this.dataSource.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      ...(lock && this.dataSource.options.type !== 'better-sqlite3' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     if (!interview) throw new InterviewNotFoundException(interviewID);
     const product = await products.findOneBy({ productID: interview.productID });

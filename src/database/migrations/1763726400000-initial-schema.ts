@@ -8,7 +8,8 @@ export class InitialSchema1763726400000 implements MigrationInterface {
   name = 'InitialSchema1763726400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const mysql = queryRunner.connection.driver.options.type === 'mysql';
+    const type = queryRunner.connection.driver.options.type;
+    const mysql = type === 'mysql' || type === 'mariadb';
     const longText = mysql ? 'mediumtext' : 'text';
     const id = (name: string, length = 36): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary: true });
     const str = (name: string, length: number, isNullable = true): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
@@ -22,7 +23,7 @@ export class InitialSchema1763726400000 implements MigrationInterface {
           id('id'),
           str('name', 100),
           str('token_hash', 64, false),
-          { name: 'is_admin', type: 'boolean', isNullable: false, default: mysql ? 0 : '(0)' },
+          { name: 'is_admin', type: 'boolean', isNullable: false, default: 0 },
           str('org_id', 100),
           str('user_id', 100),
           time('created_at'),

@@ -1,0 +1,88 @@
+import type { Principal } from './principal';
+import { canSee, productScopeSql } from './scope';
+
+const admin: Principal = { tokenId: 't-admin', isAdmin: true, orgID: null, userID: null };
+const orgOnly: Principal = { tokenId: 't-org', isAdmin: false, orgID: 'org_a', userID: null };
+const userOnly: Principal = { tokenId: 't-user', isAdmin: false, orgID: null, userID: 'user_1' };
+const orgAndUser: Principal = { tokenId: 't-both', isAdmin: false, orgID: 'org_a', userID: 'user_1' };
+
+describe(canSee.name, () => {
+  it('lets an admin see every product, also one without owner', () => {
+    expect(canSee(admin, { orgID: 'org_b', userID: 'user_9' })).toBe(true);
+    expect(canSee(admin, { orgID: null, userID: null })).toBe(true);
+  });
+
+  it('lets an org token see products of its org only', () => {
+    expect(canSee(orgOnly, { orgID: 'org_a', userID: null })).toBe(true);
+    expect(canSee(orgOnly, { orgID: 'org_a', userID: 'user_9' })).toBe(true);
+    expect(canSee(orgOnly, { orgID: 'org_b', userID: null })).toBe(false);
+    expect(canSee(orgOnly, { orgID: null, userID: 'user_1' })).toBe(false);
+  });
+
+  it('does not let an org token match a product whose orgID is null', () => {
+    expect(canSee(orgOnly, { orgID: null, userID: null })).toBe(false);
+  });
+
+  it('lets a user token see products of its user only', () => {
+    expect(canSee(userOnly, { orgID: null, userID: 'user_1' })).toBe(true);
+    expect(canSee(userOnly, { orgID: 'org_b', userID: 'user_1' })).toBe(true);
+    expect(canSee(userOnly, { orgID: null, userID: 'user_2' })).toBe(false);
+    expect(canSee(userOnly, { orgID: 'org_a', userID: null })).toBe(false);
+    expect(canSee(userOnly, { orgID: null, userID: null })).toBe(false);
+  });
+
+  it('lets an org+user token see products of its org or of its user', () => {
+    expect(canSee(orgAndUser, { orgID: 'org_a', userID: null })).toBe(true);
+    expect(canSee(orgAndUser, { orgID: null, userID: 'user_1' })).toBe(true);
+    expect(canSee(orgAndUser, { orgID: 'org_b', userID: 'user_1' })).toBe(true);
+    expect(canSee(orgAndUser, { orgID: 'org_a', userID: 'user_2' })).toBe(true);
+    expect(canSee(orgAndUser, { orgID: 'org_b', userID: 'user_2' })).toBe(false);
+    expect(canSee(orgAndUser, { orgID: null, userID: null })).toBe(false);
+  });
+
+  it('compares identifiers exactly', () => {
+    expect(canSee(orgOnly, { orgID: 'ORG_A', userID: null })).toBe(false);
+    expect(canSee(orgOnly, { orgID: 'org_a ', userID: null })).toBe(false);
+  });
+
+  it('fails closed for a scoped token with neither org nor user', () => {
+    const empty: Principal = { tokenId: 't-empty', isAdmin: false, orgID: null, userID: null };
+
+    expect(canSee(empty, { orgID: null, userID: null })).toBe(false);
+  });
+});
+
+describe(productScopeSql.name, () => {
+  it('adds no condition for an admin', () => {
+    expect(productScopeSql(admin, 'p')).toBeUndefined();
+  });
+
+  it('filters on org_id for an org token', () => {
+    expect(productScopeSql(orgOnly, 'p')).toEqual({ sql: '(p.org_id = :scopeOrgID)', params: { scopeOrgID: 'org_a' } });
+  });
+
+  it('filters on user_id for a user token', () => {
+    expect(productScopeSql(userOnly, 'product')).toEqual({ sql: '(product.user_id = :scopeUserID)', params: { scopeUserID: 'user_1' } });
+  });
+
+  it('combines org and user with OR for an org+user token', () => {
+    expect(productScopeSql(orgAndUser, 'p')).toEqual({
+      sql: '(p.org_id = :scopeOrgID OR p.user_id = :scopeUserID)',
+      params: { scopeOrgID: 'org_a', scopeUserID: 'user_1' },
+    });
+  });
+
+  it('passes identifiers as parameters, never inside the SQL text', () => {
+    const hostile: Principal = { tokenId: 't', isAdmin: false, orgID: "x' OR '1'='1", userID: null };
+    const scope = productScopeSql(hostile, 'p');
+
+    expect(scope?.sql).not.toContain("'");
+    expect(scope?.params).toEqual({ scopeOrgID: "x' OR '1'='1" });
+  });
+
+  it('matches nothing for a scoped token with neither org nor user', () => {
+    const empty: Principal = { tokenId: 't-empty', isAdmin: false, orgID: null, userID: null };
+
+    expect(productScopeSql(empty, 'p')).toEqual({ sql: '1 = 0', params: {} });
+  });
+});

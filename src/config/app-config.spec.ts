@@ -1,0 +1,143 @@
+import { isAbsolute, resolve } from 'node:path';
+import { AppConfig, ConfigError, loadConfig } from './app-config';
+
+describe(loadConfig.name, () => {
+  describe('defaults', () => {
+    let sut: AppConfig;
+
+    beforeEach(() => {
+      sut = loadConfig({});
+    });
+
+    it('returns an AppConfig', () => {
+      expect(sut).toBeInstanceOf(AppConfig);
+    });
+
+    it('listens on port 3000', () => {
+      expect(sut.port).toBe(3000);
+    });
+
+    it('uses the embedded database at an absolute path ending in data/irs.sqlite', () => {
+      expect(sut.database.kind).toBe('sqlite');
+      const { path } = sut.database as { path: string };
+      expect(isAbsolute(path)).toBe(true);
+      expect(path.endsWith('data/irs.sqlite')).toBe(true);
+    });
+
+    it('runs migrations at start-up', () => {
+      expect(sut.migrationsRun).toBe(true);
+    });
+
+    it('builds invite links on http://localhost:3000/i', () => {
+      expect(sut.inviteBaseUrl).toBe('http://localhost:3000/i');
+    });
+
+    it('has the documented limits and names', () => {
+      expect(sut).toMatchObject({
+        defaultInterviewer: 'default',
+        maxInvitesPerRequest: 1000,
+        tokenCacheTtlMs: 30000,
+        logLevel: 'info',
+        bodyLimitBytes: 1024 * 1024,
+        corsOrigins: [],
+        rateLimit: { limit: 600, windowMs: 60_000 },
+      });
+    });
+
+    it('treats empty and blank values as unset', () => {
+      expect(loadConfig({ PORT: '', DATABASE_URL: '  ', MIGRATIONS_RUN: '', INVITE_BASE_URL: '', LOG_LEVEL: '' })).toMatchObject({
+        port: 3000,
+        database: { kind: 'sqlite', path: resolve('data/irs.sqlite') },
+        migrationsRun: true,
+        inviteBaseUrl: 'http://localhost:3000/i',
+        logLevel: 'info',
+      });
+    });
+  });
+
+  describe('DATABASE_URL', () => {
+    it('parses a mysql URL into a MySQL configuration with pool defaults', () => {
+      expect(loadConfig({ DATABASE_URL: 'mysql://irs:secret@db.internal:3306/irs' }).database).toEqual({
+        kind: 'mysql',
+        flavor: 'mysql',
+        url: 'mysql://irs:secret@db.internal:3306/irs',
+        poolSize: 10,
+        connectTimeoutMs: 3000,
+        queueLimit: 500,
+      });
+    });
+
+    it('accepts mariadb:// as the MySQL kind with the MariaDB flavor', () => {
+      expect(loadConfig({ DATABASE_URL: 'mariadb://irs:secret@db/irs' }).database).toMatchObject({
+        kind: 'mysql',
+        flavor: 'mariadb',
+        url: 'mysql://irs:secret@db/irs',
+      });
+    });
+
+    it('reads pool settings for MySQL', () => {
+      expect(loadConfig({ DATABASE_URL: 'mysql://u:p@h/d', DB_POOL_SIZE: '20', DB_CONNECT_TIMEOUT_MS: '500', DB_QUEUE_LIMIT: '50' }).database).toMatchObject({
+        poolSize: 20,
+        connectTimeoutMs: 500,
+        queueLimit: 50,
+      });
+    });
+
+    it('accepts sqlite:<absolute file>', () => {
+      expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ kind: 'sqlite', path: '/tmp/x.sqlite' });
+    });
+
+    it('accepts sqlite::memory:', () => {
+      expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database).toEqual({ kind: 'sqlite', path: ':memory:' });
+    });
+
+    it('resolves a relative sqlite path against the working directory', () => {
+      expect(loadConfig({ DATABASE_URL: 'sqlite:tmp/y.sqlite' }).database).toEqual({ kind: 'sqlite', path: resolve('tmp/y.sqlite') });
+    });
+  });
+
+  it('strips trailing slashes from INVITE_BASE_URL', () => {
+    expect(loadConfig({ INVITE_BASE_URL: 'https://irs.example.com/i/' }).inviteBaseUrl).toBe('https://irs.example.com/i');
+    expect(loadConfig({ INVITE_BASE_URL: 'https://irs.example.com/i//' }).inviteBaseUrl).toBe('https://irs.example.com/i');
+  });
+
+  it('reads TOKEN_CACHE_TTL_SECONDS in seconds, 0 switching the cache off', () => {
+    expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '5' }).tokenCacheTtlMs).toBe(5000);
+    expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '0' }).tokenCacheTtlMs).toBe(0);
+  });
+
+  it('reads booleans in their usual spellings', () => {
+    expect(loadConfig({ MIGRATIONS_RUN: 'false' }).migrationsRun).toBe(false);
+    expect(loadConfig({ MIGRATIONS_RUN: 'OFF' }).migrationsRun).toBe(false);
+    expect(loadConfig({ MIGRATIONS_RUN: '1' }).migrationsRun).toBe(true);
+  });
+
+  it('reads a list of CORS origins', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  describe('refuses bad values with a ConfigError naming the variable', () => {
+    it.each<[Record<string, string>, string]>([
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ PORT: '-1' }, 'PORT'],
+      [{ PORT: '3000.5' }, 'PORT'],
+      [{ DATABASE_URL: 'postgres://x' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: 'mysql://host' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: 'mysql://host/' }, 'DATABASE_URL'],
+      [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ INVITE_BASE_URL: 'ftp://x' }, 'INVITE_BASE_URL'],
+      [{ INVITE_BASE_URL: '/i' }, 'INVITE_BASE_URL'],
+      [{ MAX_INVITES_PER_REQUEST: '0' }, 'MAX_INVITES_PER_REQUEST'],
+      [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
+      [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
+    ])('%p', (env, variable) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(variable);
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import type { INestApplication } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { TokensService } from '../../src/auth/tokens.service';
+
+export interface TestApp {
+  app: INestApplication;
+  http: TestAgent;
+  db: DataSource;
+  tokens: TokensService;
+  close(): Promise<void>;
+}
+
+/** Boots the application through the same factory as main.ts, against the e2e database. */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const saved: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  try {
+    const app = await createApp();
+    await app.init();
+    return {
+      app,
+      http: request(app.getHttpServer()),
+      db: app.get(DataSource),
+      tokens: app.get(TokensService),
+      close: () => app.close(),
+    };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** A string unique to this test run, for org and user ids that no other test touches. */
+export function uniq(prefix: string): string {
+  return `${prefix}_${randomUUID().slice(0, 8)}`;
+}
+
+export async function adminToken(t: TestApp): Promise<string> {
+  return (await t.tokens.create({ isAdmin: true, name: 'e2e admin' })).token;
+}
+
+export async function scopedToken(t: TestApp, scope: { orgID?: string; userID?: string }): Promise<string> {
+  return (await t.tokens.create({ ...scope, name: 'e2e scoped' })).token;
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** Row counts of every table, to prove a refused request wrote nothing. */
+export async function tableCounts(db: DataSource): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of ['products', 'interviews', 'invites', 'profiles', 'profile_products', 'api_tokens']) {
+    const [row] = await db.query(`SELECT COUNT(*) AS n FROM ${table}`);
+    out[table] = Number(row.n);
+  }
+  return out;
+}
+
+/** The error envelope every failure must have. */
+export function expectError(res: { status: number; body: unknown }, status: number, message?: RegExp): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: { error: status, message: expect.any(String) },
+  });
+  if (message) expect((res.body as { message: string }).message).toMatch(message);
+}

@@ -1,0 +1,190 @@
+import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
+import { makeProduct } from './helpers/factories';
+
+describe('Authentication, envelope and platform routes', () => {
+  let t: TestApp;
+  let admin: string;
+
+  beforeAll(async () => {
+    t = await startApp();
+    admin = await adminToken(t);
+  });
+
+  afterAll(() => t.close());
+
+  describe('bearer tokens', () => {
+    const routes: [string, string][] = [
+      ['post', '/v1/products/addOne'],
+      ['post', '/v1/products/updateOne'],
+      ['get', '/v1/products/getOne?productID=x'],
+      ['get', '/v1/products/getList?orgID=x'],
+      ['post', '/v1/interviews/addOne'],
+      ['post', '/v1/interviews/updateOne'],
+      ['get', '/v1/interviews/getOne?interviewID=x'],
+      ['get', '/v1/interviews/getList?productID=x'],
+    ];
+
+    it.each(routes)('%s %s answers 401 with WWW-Authenticate without a token', async (method, path) => {
+      const req = method === 'post' ? t.http.post(path).send({}) : t.http.get(path);
+      const res = await req;
+      expectError(res, 401, /missing Authorization/);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    });
+
+    it.each([
+      ['a non-Bearer scheme', 'Basic dXNlcjpwYXNz', /malformed/],
+      ['Bearer without a token', 'Bearer', /malformed/],
+      ['two tokens', 'Bearer a b', /malformed/],
+      ['a token without the irs_ prefix', 'Bearer abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJK', /invalid or revoked/],
+      ['an unknown irs_ token', 'Bearer irs_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', /invalid or revoked/],
+    ])('refuses %s with 401', async (_case, header, message) => {
+      const res = await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set('Authorization', header);
+      expectError(res, 401, message);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    });
+
+    it('stops accepting a revoked token', async () => {
+      const { id, token } = await t.tokens.create({ orgID: uniq('org') });
+      await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(token)).expect(200);
+      await t.tokens.revoke(id);
+      expectError(await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(token)), 401, /revoked/);
+    });
+
+    it('stores tokens only as SHA-256 hashes', async () => {
+      const { id, token } = await t.tokens.create({ orgID: uniq('org') });
+      const rows: { token_hash: string }[] = await t.db.query('SELECT token_hash FROM api_tokens WHERE id = ?', [id]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows[0].token_hash).not.toContain(token.slice(4));
+    });
+
+    it('accepts the scheme name case-insensitively', async () => {
+      await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set('Authorization', `bearer ${admin}`).expect(200);
+    });
+  });
+
+  describe('envelope and headers', () => {
+    it('echoes a sane X-Request-Id and generates one otherwise', async () => {
+      const echoed = await t.http.get('/health').set('X-Request-Id', 'trace-123');
+      expect(echoed.headers['x-request-id']).toBe('trace-123');
+      const generated = await t.http.get('/health').set('X-Request-Id', 'bad id with spaces');
+      expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('sets security headers and no X-Powered-By', async () => {
+      const res = await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(admin));
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('carries rate-limit headers on authenticated responses', async () => {
+      const res = await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(admin));
+      expect(Number(res.headers['ratelimit-limit'])).toBeGreaterThan(0);
+      expect(Number(res.headers['ratelimit-remaining'])).toBeLessThan(Number(res.headers['ratelimit-limit']));
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    });
+
+    it('answers unknown routes with 404 in the error shape', async () => {
+      expectError(await t.http.get('/v1/nothing/here').set(bearer(admin)), 404);
+      expectError(await t.http.delete('/v1/products/getOne').set(bearer(admin)), 404);
+    });
+  });
+
+  describe('GET /health', () => {
+    it('answers 200 without a token while the database is reachable', async () => {
+      const res = await t.http.get('/health');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ result: { status: 'ok', database: 'up' } });
+    });
+  });
+
+  describe('Swagger', () => {
+    it('serves Swagger UI at /docs without a token', async () => {
+      const res = await t.http.get('/docs/');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('swagger-ui');
+    });
+
+    it('documents every route with parameters, result and error schemas, and bearer auth', async () => {
+      const res = await t.http.get('/docs-json');
+      expect(res.status).toBe(200);
+      const doc = res.body;
+      const v1 = Object.keys(doc.paths).filter((p) => p.startsWith('/v1/'));
+      expect(v1.sort()).toEqual(
+        [
+          '/v1/products/addOne',
+          '/v1/products/updateOne',
+          '/v1/products/getOne',
+          '/v1/products/getList',
+          '/v1/interviews/addOne',
+          '/v1/interviews/updateOne',
+          '/v1/interviews/getOne',
+          '/v1/interviews/getList',
+          ...v1.filter((p) => p.startsWith('/v1/invites/') || p.startsWith('/v1/profiles/')),
+        ].sort(),
+      );
+      expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(doc.components.schemas.ErrorResponseDto.properties).toMatchObject({ error: { type: 'integer' }, message: { type: 'string' } });
+      for (const path of v1) {
+        for (const [method, op] of Object.entries<Record<string, any>>(doc.paths[path])) {
+          const where = `${method.toUpperCase()} ${path}`;
+          const success = method === 'post' && path.endsWith('/addOne') ? '201' : '200';
+          expect({ where, success: Object.keys(op.responses).includes(success) }).toEqual({ where, success: true });
+          expect({ where, result: op.responses[success].content['application/json'].schema.properties.result !== undefined }).toEqual({ where, result: true });
+          for (const status of ['400', '401', '429', '503']) {
+            expect({ where, status, ref: op.responses[status]?.content['application/json'].schema.$ref }).toEqual({
+              where,
+              status,
+              ref: '#/components/schemas/ErrorResponseDto',
+            });
+          }
+          expect({ where, security: op.security ?? doc.security }).toEqual({ where, security: [{ bearer: [] }] });
+        }
+      }
+      expect(doc.paths['/health'].get.security).toEqual([]);
+      expect(doc.paths['/v1/products/getOne'].get.parameters).toEqual([
+        expect.objectContaining({ name: 'productID', in: 'query', required: true }),
+      ]);
+      expect(doc.components.schemas.CreateProductDto.required).toEqual(['name']);
+      expect(doc.components.schemas.CreateProductDto.properties.name.example).toBe('Acme Notes');
+    });
+  });
+
+  describe('scoped tokens see through products', () => {
+    it('gives a token of the product\'s organization access and others a 404', async () => {
+      const orgID = uniq('org');
+      const productID = await makeProduct(t, admin, { orgID });
+      const mine = await scopedToken(t, { orgID });
+      await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(mine)).expect(200);
+      expectError(await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(await scopedToken(t, { userID: uniq('u') }))), 404);
+    });
+  });
+});
+
+describe('Rate limiting', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  });
+
+  afterAll(() => t.close());
+
+  it('answers 429 with Retry-After once a token exceeds its limit, and counts tokens separately', async () => {
+    const token = await scopedToken(t, { orgID: uniq('org') });
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(token));
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expectError(last!, 429, /rate limit/);
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last!.headers['ratelimit-remaining']).toBe('0');
+    const other = await scopedToken(t, { orgID: uniq('org') });
+    await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(other)).expect(200);
+  });
+});
