@@ -5,6 +5,7 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '*.config.js', 'jest.swc.js', 'test/*.config.js', 'eslint.config.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ['scripts/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     languageOptions: { parserOptions: { projectService: false } },
     rules: {

@@ -47,6 +47,8 @@ export function hashToken(token: string): string {
 @Injectable()
 export class TokensService {
   private readonly cache = new Map<string, { principal: Principal | null; expiresAt: number }>();
+  /** Bumped by revoke(): a lookup that raced a revocation must not re-cache what it read. */
+  private generation = 0;
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
@@ -90,6 +92,7 @@ export class TokensService {
     const row = await this.tokens.findOneBy({ id });
     if (!row) throw new NotFoundException(`no token with id ${id}`);
     if (!row.revokedAt) await this.tokens.update({ id }, { revokedAt: new Date() });
+    this.generation++;
     this.cache.delete(row.tokenHash);
   }
 
@@ -105,11 +108,12 @@ export class TokensService {
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.principal;
 
+    const generation = this.generation;
     const row = await this.tokens.findOneBy({ tokenHash: hash });
     const matches = !!row && timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'));
     const principal: Principal | null =
       matches && row && !row.revokedAt ? { tokenId: row.id, isAdmin: row.isAdmin, orgID: row.orgID, userID: row.userID } : null;
-    this.remember(hash, principal, now);
+    if (generation === this.generation) this.remember(hash, principal, now);
     return principal;
   }
 

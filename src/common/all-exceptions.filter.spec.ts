@@ -100,6 +100,15 @@ describe(AllExceptionsFilter.name, () => {
       expect(warnLog).toHaveBeenCalledTimes(1);
     });
 
+    // Regression: a `type in BODY_PARSER_ERRORS` check matched inherited names like 'toString'.
+    it('answers an error whose type is an Object.prototype name ("toString") with a generic 500', () => {
+      expect(sut.toResponse({ type: 'toString' }).body).toEqual({ error: 500, message: 'internal server error' });
+    });
+
+    it('treats an object with an unknown type as an unexpected error', () => {
+      expect(sut.toResponse({ type: 'system', message: 'fetch failed' }).body).toEqual({ error: 500, message: 'internal server error' });
+    });
+
     it('maps a duplicate key error to 409 without echoing the driver text', () => {
       const { status, body } = sut.toResponse({ code: 'ER_DUP_ENTRY', message: "Duplicate entry 'x' for key 'uq_api_tokens_hash'" });
 

@@ -68,7 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 function isBodyParserError(e: unknown): e is { type: string } {
-  return !!e && typeof e === 'object' && typeof (e as { type?: unknown }).type === 'string' && (e as { type: string }).type in BODY_PARSER_ERRORS;
+  return !!e && typeof e === 'object' && typeof (e as { type?: unknown }).type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, (e as { type: string }).type);
 }
 
 function messageOf(response: string | object, fallback: string): string {
