@@ -247,6 +247,16 @@ describe('Products API', () => {
       expectError(await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(intruder)), 404);
     });
 
+    it('compares organization ids exactly: "acme" does not see "ACME"\'s products', async () => {
+      const orgID = uniq('acme');
+      const productID = await makeProduct(t, admin, { orgID: orgID.toUpperCase() });
+      const lower = await scopedToken(t, { orgID });
+      expectError(await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(lower)), 404);
+      const list = await t.http.get('/v1/products/getList').query({ orgID: orgID.toUpperCase() }).set(bearer(lower));
+      expect(list.body.result).toEqual([]);
+      expectError(await t.http.get('/v1/products/getOne').query({ productID: productID.toUpperCase() }).set(bearer(admin)), 404);
+    });
+
     it('shows a product to a token of its user, whatever the organization', async () => {
       const userID = uniq('user');
       const productID = await makeProduct(t, admin, { orgID: uniq('org'), userID });

@@ -1,26 +1,26 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { TIMESTAMP } from '../database/column-types';
+import { EXACT_TEXT, TIMESTAMP } from '../database/column-types';
 
 /** An API token. Only the SHA-256 of the secret is stored; the secret is shown once at creation. */
 @Entity('api_tokens')
 export class ApiToken {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryColumn({ type: 'varchar', length: 36, ...EXACT_TEXT })
   id: string;
 
   @Column({ type: 'varchar', length: 100, nullable: true })
   name: string | null;
 
   @Index('uq_api_tokens_hash', { unique: true })
-  @Column({ name: 'token_hash', type: 'varchar', length: 64 })
+  @Column({ name: 'token_hash', type: 'varchar', length: 64, ...EXACT_TEXT })
   tokenHash: string;
 
   @Column({ name: 'is_admin', type: 'boolean', default: false })
   isAdmin: boolean;
 
-  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
   orgID: string | null;
 
-  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
   userID: string | null;
 
   @Column({ name: 'created_at', ...TIMESTAMP })

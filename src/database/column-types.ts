@@ -7,7 +7,17 @@ import { isMysqlUrl } from '../config/app-config';
  * by DATABASE_URL, which is read here because decorators run at import time.
  * MEDIUMTEXT holds 16 MB (transcripts are promised 5 MB).
  */
-export const LONG_TEXT: ColumnType = isMysqlUrl(process.env.DATABASE_URL) ? 'mediumtext' : 'text';
+const MYSQL = isMysqlUrl(process.env.DATABASE_URL);
+
+export const LONG_TEXT: ColumnType = MYSQL ? 'mediumtext' : 'text';
+
+/**
+ * Identifiers and owner references compare byte for byte. MySQL's default collations are
+ * case-insensitive: org "acme" would match "ACME" (another organization's data) and linkIDs would
+ * lose entropy. SQLite compares binary already. utf8mb4_bin rather than ascii_bin: comparing an
+ * ascii column with a utf8mb4 parameter makes MySQL convert the column and skip its index.
+ */
+export const EXACT_TEXT = MYSQL ? ({ charset: 'utf8mb4', collation: 'utf8mb4_bin' } as const) : {};
 
 /** Millisecond timestamps on both engines (SQLite stores them as ISO-like text). */
 export const TIMESTAMP = { type: 'datetime', precision: 3 } as const;

@@ -1,14 +1,14 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { LONG_TEXT, TIMESTAMP } from '../database/column-types';
+import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
 
 @Entity('interviews')
 @Index('idx_interviews_product_created', ['productID', 'createdAt', 'interviewID'])
 export class Interview {
-  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36, ...EXACT_TEXT })
   interviewID: string;
 
-  @Column({ name: 'product_id', type: 'varchar', length: 36 })
+  @Column({ name: 'product_id', type: 'varchar', length: 36, ...EXACT_TEXT })
   productID: string;
 
   @ManyToOne(() => Product, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
@@ -21,7 +21,7 @@ export class Interview {
   @Column({ type: LONG_TEXT, nullable: true })
   guidelines: string | null;
 
-  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
   userID: string | null;
 
   @Column({ type: 'varchar', length: 100 })

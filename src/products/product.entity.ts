@@ -1,11 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { TIMESTAMP } from '../database/column-types';
+import { EXACT_TEXT, TIMESTAMP } from '../database/column-types';
 
 @Entity('products')
 @Index('idx_products_org_created', ['orgID', 'createdAt', 'productID'])
 @Index('idx_products_user_created', ['userID', 'createdAt', 'productID'])
 export class Product {
-  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36, ...EXACT_TEXT })
   productID: string;
 
   @Column({ type: 'varchar', length: 200 })
@@ -15,10 +15,10 @@ export class Product {
   @Column({ name: 'description', type: 'text', nullable: true })
   desc: string | null;
 
-  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
   orgID: string | null;
 
-  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
   userID: string | null;
 
   @Column({ type: 'varchar', length: 2048, nullable: true })

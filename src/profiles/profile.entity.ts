@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
+import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
 
 export interface ProfileMetadata {
@@ -27,7 +27,7 @@ export interface HistoryEntry {
 @Entity('profiles')
 @Index('idx_profiles_created', ['createdAt', 'profileID'])
 export class Profile {
-  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36, ...EXACT_TEXT })
   profileID: string;
 
   @Column({ name: 'first_name', type: 'varchar', length: 200, nullable: true })
@@ -53,10 +53,10 @@ export class Profile {
 @Entity('profile_products')
 @Index('idx_profile_products_product', ['productID', 'profileID'])
 export class ProfileProduct {
-  @PrimaryColumn({ name: 'profile_id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'profile_id', type: 'varchar', length: 36, ...EXACT_TEXT })
   profileID: string;
 
-  @PrimaryColumn({ name: 'product_id', type: 'varchar', length: 36 })
+  @PrimaryColumn({ name: 'product_id', type: 'varchar', length: 36, ...EXACT_TEXT })
   productID: string;
 
   @ManyToOne(() => Profile, { onDelete: 'CASCADE' })

@@ -11,7 +11,10 @@ export class InitialSchema1763726400000 implements MigrationInterface {
     const type = queryRunner.connection.driver.options.type;
     const mysql = type === 'mysql' || type === 'mariadb';
     const longText = mysql ? 'mediumtext' : 'text';
-    const id = (name: string, length = 36): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary: true });
+    // Identifiers and owner references compare exactly (see EXACT_TEXT in column-types.ts).
+    const exact = mysql ? { charset: 'utf8mb4', collation: 'utf8mb4_bin' } : {};
+    const id = (name: string, length = 36): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary: true, ...exact });
+    const ref = (name: string, length: number, isNullable = true): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable, ...exact });
     const str = (name: string, length: number, isNullable = true): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
     const time = (name: string, isNullable = false): TableColumnOptions => ({ name, type: 'datetime', precision: 3, isNullable });
     const text = (name: string, type: string, isNullable = true): TableColumnOptions => ({ name, type, isNullable });
@@ -22,10 +25,10 @@ export class InitialSchema1763726400000 implements MigrationInterface {
         columns: [
           id('id'),
           str('name', 100),
-          str('token_hash', 64, false),
+          ref('token_hash', 64, false),
           { name: 'is_admin', type: 'boolean', isNullable: false, default: 0 },
-          str('org_id', 100),
-          str('user_id', 100),
+          ref('org_id', 100),
+          ref('user_id', 100),
           time('created_at'),
           time('revoked_at', true),
         ],
@@ -40,8 +43,8 @@ export class InitialSchema1763726400000 implements MigrationInterface {
           id('id'),
           str('name', 200, false),
           text('description', 'text'),
-          str('org_id', 100),
-          str('user_id', 100),
+          ref('org_id', 100),
+          ref('user_id', 100),
           str('url', 2048),
           str('image_link', 2048),
           time('created_at'),
@@ -59,10 +62,10 @@ export class InitialSchema1763726400000 implements MigrationInterface {
         name: 'interviews',
         columns: [
           id('id'),
-          str('product_id', 36, false),
+          ref('product_id', 36, false),
           str('name', 200, false),
           text('guidelines', longText),
-          str('user_id', 100),
+          ref('user_id', 100),
           str('interviewer', 100, false),
           time('created_at'),
           time('updated_at'),
@@ -77,9 +80,9 @@ export class InitialSchema1763726400000 implements MigrationInterface {
         name: 'invites',
         columns: [
           id('link_id', 64),
-          str('interview_id', 36, false),
-          str('product_id', 36, false),
-          str('org_id', 100),
+          ref('interview_id', 36, false),
+          ref('product_id', 36, false),
+          ref('org_id', 100),
           text('user_info', longText),
           str('status', 16, false),
           time('created_at'),
@@ -118,8 +121,8 @@ export class InitialSchema1763726400000 implements MigrationInterface {
       new Table({
         name: 'profile_products',
         columns: [
-          { name: 'profile_id', type: 'varchar', length: '36', isPrimary: true },
-          { name: 'product_id', type: 'varchar', length: '36', isPrimary: true },
+          id('profile_id'),
+          id('product_id'),
         ],
         indices: [{ name: 'idx_profile_products_product', columnNames: ['product_id', 'profile_id'] }],
         foreignKeys: [
