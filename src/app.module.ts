@@ -15,7 +15,9 @@ import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { InterviewsModule } from './interviews/interviews.module';
+import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
+import { ProfilesModule } from './profiles/profiles.module';
 
 /**
  * Every global (guards, filter, interceptor, pipe, middleware) is registered here, so a test
@@ -32,6 +34,8 @@ import { ProductsModule } from './products/products.module';
     HealthModule,
     ProductsModule,
     InterviewsModule,
+    InvitesModule,
+    ProfilesModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,0 +1,48 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
+import { ApiErrors, ApiResult } from '../common/api-responses';
+import { InviteDto } from './dto/invite.dto';
+import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
+import { InvitesService } from './invites.service';
+
+@ApiTags('invites')
+@ApiBearerAuth()
+@Controller('v1/invites')
+export class InvitesController {
+  constructor(private readonly invites: InvitesService) {}
+
+  @Get('createInvites')
+  @ApiOperation({
+    summary: 'Create N invite links to an interview (creates records despite being GET)',
+    description:
+      'Not safe and not idempotent although it is a GET: every call stores `count` new pending invites, all in one transaction (all or none), and returns their URLs ' +
+      '(INVITE_BASE_URL + "/" + linkID). Each linkID is a 192-bit random secret. The caller must see the interview (else 404); productID, when given, must be the ' +
+      "interview's product (else 400); orgID defaults to the product's organization and a scoped token may only name its own (else 403).",
+  })
+  @ApiResult({ type: 'string', format: 'uri', example: 'http://localhost:3000/i/q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' }, { isArray: true, description: 'The invite URLs, `count` of them' })
+  @ApiErrors(400, 403, 404)
+  createInvites(@Query() query: CreateInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.invites.createInvites(query, principal);
+  }
+
+  @Get('getOne')
+  @ApiOperation({ summary: 'Return one invite', description: 'Every Invite field; userInfo is null until known; conversation is [] for a new invite. 404 when unknown or not visible.' })
+  @ApiResult(InviteDto, { description: 'The invite' })
+  @ApiErrors(400, 404)
+  getOne(@Query() query: GetInviteQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.invites.getOne(query.linkID, principal);
+  }
+
+  @Get('getList')
+  @ApiOperation({
+    summary: 'Return invites of an interview and/or a product',
+    description: 'At least one filter; both combine with AND. 404 when a named interview or product is unknown or not visible. Oldest first, ties by linkID.',
+  })
+  @ApiResult(InviteDto, { isArray: true, description: 'The matching invites, oldest first' })
+  @ApiErrors(400, 404)
+  getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.invites.list(query, principal);
+  }
+}
