@@ -18,6 +18,7 @@ import { InterviewsModule } from './interviews/interviews.module';
 import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { SeedModule } from './seed/seed.module';
 
 /**
  * Every global (guards, filter, interceptor, pipe, middleware) is registered here, so a test
@@ -36,6 +37,7 @@ import { ProfilesModule } from './profiles/profiles.module';
     InterviewsModule,
     InvitesModule,
     ProfilesModule,
+    SeedModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
