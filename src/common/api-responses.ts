@@ -17,7 +17,7 @@ const ERROR_TEXT: Record<number, string> = {
 /** The `{result: ...}` success schema, for a model, an array of models, or an inline schema. */
 export function ApiResult(
   model: Type<unknown> | Record<string, unknown>,
-  options: { status?: number; isArray?: boolean; description: string },
+  options: { status?: number; isArray?: boolean; paged?: boolean; description: string },
 ): MethodDecorator & ClassDecorator {
   const isClass = typeof model === 'function';
   const item = isClass ? { $ref: getSchemaPath(model as Type<unknown>) } : model;
@@ -28,6 +28,16 @@ export function ApiResult(
       status: options.status ?? 200,
       description: options.description,
       schema: { type: 'object', required: ['result'], properties: { result: result as object } },
+      ...(options.paged
+        ? {
+            headers: {
+              Link: {
+                description: 'With `limit`, present when more rows remain: the next page\'s URL, `<...&cursor=...>; rel="next"`.',
+                schema: { type: 'string', example: '</v1/products/getList?orgID=org_acme&limit=100&cursor=WyIyMDI2...>; rel="next"' },
+              },
+            },
+          }
+        : {}),
     }),
   );
 }
@@ -46,3 +56,4 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
     ),
   );
 }
+

@@ -6,11 +6,13 @@ import { canSee } from '../auth/scope';
 import { AppConfig } from '../config/app-config';
 import { InterviewHasInvitesException, InterviewNotFoundException, ProductNotFoundException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
+import { Page, applyPage, toPage } from '../common/pagination';
 import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto } from './dto/interview.dto';
+import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { Interview } from './interview.entity';
 
@@ -80,10 +82,11 @@ export class InterviewsService {
     return toDto(await this.findVisible(interviewID, principal));
   }
 
-  async list(productID: string, principal: Principal): Promise<InterviewDto[]> {
-    await this.productsService.findVisible(productID, principal);
-    const rows = await this.interviews.find({ where: { productID }, order: { createdAt: 'ASC', interviewID: 'ASC' } });
-    return rows.map(toDto);
+  async list(query: ListInterviewsQueryDto, principal: Principal): Promise<Page<InterviewDto>> {
+    await this.productsService.findVisible(query.productID, principal);
+    const qb = this.interviews.createQueryBuilder('i').where('i.product_id = :productID', { productID: query.productID });
+    const rows = await applyPage(qb, 'i.created_at', 'i.id', query).getMany();
+    return toPage(rows, query, (r) => [r.createdAt, r.interviewID], toDto);
   }
 
   /** The interview when it exists and its product is visible to the caller; otherwise 404. */

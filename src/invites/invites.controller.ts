@@ -1,8 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
+import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
+import { withNextLink } from '../common/pagination';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
 import { InvitesService } from './invites.service';
@@ -40,9 +42,9 @@ export class InvitesController {
     summary: 'Return invites of an interview and/or a product',
     description: 'At least one filter; both combine with AND. 404 when a named interview or product is unknown or not visible. Oldest first, ties by linkID.',
   })
-  @ApiResult(InviteDto, { isArray: true, description: 'The matching invites, oldest first' })
+  @ApiResult(InviteDto, { isArray: true, paged: true, description: 'The matching invites, oldest first' })
   @ApiErrors(400, 404)
-  getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
-    return this.invites.list(query, principal);
+  async getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return withNextLink(req, res, await this.invites.list(query, principal));
   }
 }

@@ -6,6 +6,7 @@ import { canSee, productScopeSql } from '../auth/scope';
 import { AppConfig } from '../config/app-config';
 import { MissingFilterException, OutOfScopeException } from '../common/errors';
 import { newLinkId } from '../common/ids';
+import { Page, applyPage, toPage } from '../common/pagination';
 import { InterviewsService } from '../interviews/interviews.service';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
@@ -89,7 +90,7 @@ export class InvitesService {
     return toInviteDto(invite);
   }
 
-  async list(query: ListInvitesQueryDto, principal: Principal): Promise<InviteDto[]> {
+  async list(query: ListInvitesQueryDto, principal: Principal): Promise<Page<InviteDto>> {
     if (query.interviewID === undefined && query.productID === undefined) throw new MissingFilterException(['interviewID', 'productID']);
     // The named interview and product must exist and be visible: 404 otherwise, as for getOne.
     if (query.interviewID !== undefined) await this.interviewsService.findVisible(query.interviewID, principal);
@@ -100,7 +101,7 @@ export class InvitesService {
     // Visibility was established through the filters above; the scope join is a second lock on the door.
     const scope = productScopeSql(principal, 'p');
     if (scope) qb.innerJoin(Product, 'p', 'p.id = i.product_id').andWhere(scope.sql, scope.params);
-    const rows = await qb.orderBy('i.created_at', 'ASC').addOrderBy('i.link_id', 'ASC').getMany();
-    return rows.map(toInviteDto);
+    const rows = await applyPage(qb, 'i.created_at', 'i.link_id', query).getMany();
+    return toPage(rows, query, (r) => [r.createdAt, r.linkID], toInviteDto);
   }
 }

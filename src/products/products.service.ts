@@ -5,6 +5,7 @@ import { canSee, productScopeSql } from '../auth/scope';
 import type { Principal } from '../auth/principal';
 import { MissingFilterException, OutOfScopeException, ProductNotFoundException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
+import { Page, applyPage, toPage } from '../common/pagination';
 import { CreateProductDto } from './dto/create-product.dto';
 import { PRODUCT_FIELDS, ProductDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/product-queries.dto';
@@ -62,15 +63,15 @@ export class ProductsService {
     return toDto(await this.findVisible(productID, principal));
   }
 
-  async list(query: ListProductsQueryDto, principal: Principal): Promise<ProductDto[]> {
+  async list(query: ListProductsQueryDto, principal: Principal): Promise<Page<ProductDto>> {
     if (query.orgID === undefined && query.userID === undefined) throw new MissingFilterException(['orgID', 'userID']);
-    const qb = this.products.createQueryBuilder('p').select(PRODUCT_FIELDS.map((f) => `p.${f}`));
+    const qb = this.products.createQueryBuilder('p').select([...PRODUCT_FIELDS, 'createdAt'].map((f) => `p.${f}`));
     if (query.orgID !== undefined) qb.andWhere('p.org_id = :orgID', { orgID: query.orgID });
     if (query.userID !== undefined) qb.andWhere('p.user_id = :userID', { userID: query.userID });
     const scope = productScopeSql(principal, 'p');
     if (scope) qb.andWhere(scope.sql, scope.params);
-    const rows = await qb.orderBy('p.created_at', 'ASC').addOrderBy('p.id', 'ASC').getMany();
-    return rows.map(toDto);
+    const rows = await applyPage(qb, 'p.created_at', 'p.id', query).getMany();
+    return toPage(rows, query, (r) => [r.createdAt, r.productID], toDto);
   }
 
   /** The product when it exists and the caller may see it; otherwise 404 (never 403). */

@@ -4,6 +4,8 @@ import { DataSource, In, Repository } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { productScopeSql } from '../auth/scope';
 import { uuidv7 } from '../common/ids';
+import { Page, applyPage, toPage } from '../common/pagination';
+import { ListProfilesQueryDto } from './dto/profile-queries.dto';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { ProfileDto } from './dto/profile.dto';
@@ -91,20 +93,20 @@ export class ProfilesService {
     return this.toDto(profile, productIDs);
   }
 
-  async list(productID: string, principal: Principal): Promise<ProfileDto[]> {
+  async list(query: ListProfilesQueryDto, principal: Principal): Promise<Page<ProfileDto>> {
+    const { productID } = query;
     await this.productsService.findVisible(productID, principal);
-    const rows = await this.profiles
+    const qb = this.profiles
       .createQueryBuilder('pr')
       .innerJoin(ProfileProduct, 'pp', 'pp.profile_id = pr.id')
-      .where('pp.product_id = :productID', { productID })
-      .orderBy('pr.created_at', 'ASC')
-      .addOrderBy('pr.id', 'ASC')
-      .getMany();
+      .where('pp.product_id = :productID', { productID });
+    const rows = await applyPage(qb, 'pr.created_at', 'pr.id', query).getMany();
+    const page = toPage(rows, query, (r) => [r.createdAt, r.profileID], (r) => r);
     const productIDs = await this.visibleProductIDs(
-      rows.map((r) => r.profileID),
+      page.items.map((r) => r.profileID),
       principal,
     );
-    return rows.map((r) => this.toDto(r, productIDs.get(r.profileID) ?? [productID]));
+    return { ...page, items: page.items.map((r) => this.toDto(r, productIDs.get(r.profileID) ?? [productID])) };
   }
 
   private async visibleProductIDs(profileIDs: string[], principal: Principal): Promise<Map<string, string[]>> {

@@ -1,3 +1,4 @@
+import { PageQueryDto } from '../../common/pagination';
 import { RequiredId } from '../../common/validation';
 
 export class GetInterviewQueryDto {
@@ -5,7 +6,7 @@ export class GetInterviewQueryDto {
   interviewID: string;
 }
 
-export class ListInterviewsQueryDto {
+export class ListInterviewsQueryDto extends PageQueryDto {
   @RequiredId('Return interviews of this product (404 when unknown or not visible).', '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b')
   productID: string;
 }

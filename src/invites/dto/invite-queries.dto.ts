@@ -1,3 +1,4 @@
+import { PageQueryDto } from '../../common/pagination';
 import { OptionalId, QueryInt, RequiredId } from '../../common/validation';
 
 export class CreateInvitesQueryDto {
@@ -23,7 +24,7 @@ export class GetInviteQueryDto {
   linkID: string;
 }
 
-export class ListInvitesQueryDto {
+export class ListInvitesQueryDto extends PageQueryDto {
   @OptionalId('Return invites of this interview. At least one of interviewID and productID is required; both combine with AND.', '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90')
   interviewID?: string;
 

@@ -1,3 +1,4 @@
+import { PageQueryDto } from '../../common/pagination';
 import { OptionalId, RequiredId } from '../../common/validation';
 import { OWNER_MAX } from './create-product.dto';
 
@@ -6,7 +7,7 @@ export class GetProductQueryDto {
   productID: string;
 }
 
-export class ListProductsQueryDto {
+export class ListProductsQueryDto extends PageQueryDto {
   @OptionalId('Return products of this user. At least one of userID and orgID is required; both combine with AND.', 'user_42', OWNER_MAX)
   userID?: string;
 

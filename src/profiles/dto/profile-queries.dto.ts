@@ -1,3 +1,4 @@
+import { PageQueryDto } from '../../common/pagination';
 import { RequiredId } from '../../common/validation';
 
 export class GetProfileQueryDto {
@@ -5,7 +6,7 @@ export class GetProfileQueryDto {
   profileID: string;
 }
 
-export class ListProfilesQueryDto {
+export class ListProfilesQueryDto extends PageQueryDto {
   @RequiredId('Return profiles associated with this product (404 when unknown or not visible).', '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b')
   productID: string;
 }
