@@ -4,13 +4,20 @@ import { json } from 'express';
 import { AppConfig } from '../config/app-config';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** No request of this API nests deeper; deeper bodies would only exhaust the stack downstream. */
+export const MAX_BODY_DEPTH = 16;
 
-function findForbiddenKey(value: unknown, depth = 0): string | undefined {
-  if (depth > 32 || value === null || typeof value !== 'object') return undefined;
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) return key;
-    const found = findForbiddenKey((value as Record<string, unknown>)[key], depth + 1);
-    if (found) return found;
+/** Walks the parsed body iteratively: the first prototype-polluting key, or excessive nesting. */
+export function inspectBody(body: unknown): string | undefined {
+  const stack: [unknown, number][] = [[body, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) return `request body must not nest deeper than ${MAX_BODY_DEPTH} levels`;
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN_KEYS.has(key)) return `request body must not contain the key "${key}"`;
+      stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+    }
   }
   return undefined;
 }
@@ -19,7 +26,7 @@ function findForbiddenKey(value: unknown, depth = 0): string | undefined {
  * JSON body parsing as middleware of AppModule (not Nest's built-in parser, which main.ts would
  * have to configure), so tests that boot AppModule parse bodies exactly as production does.
  * POST needs Content-Type application/json (415), the body must be one JSON object (400),
- * the size limit is BODY_LIMIT_BYTES (413), and prototype-polluting keys are refused (400).
+ * the size limit is BODY_LIMIT_BYTES (413), and prototype-polluting keys and deep nesting are refused (400).
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
@@ -39,8 +46,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BadRequestException('request body must be a JSON object');
     }
-    const forbidden = findForbiddenKey(body);
-    if (forbidden) throw new BadRequestException(`request body must not contain the key "${forbidden}"`);
+    const problem = inspectBody(body);
+    if (problem) throw new BadRequestException(problem);
     next();
   }
 }

@@ -47,6 +47,8 @@ export class InvitesService {
     const max = this.config.maxInvitesPerRequest;
     if (query.count < 1 || query.count > max) throw new BadRequestException(`count must be from 1 to ${max}`);
     const interview = await this.interviewsService.findVisible(query.interviewID, principal);
+    // A named product the caller cannot see is 404 like any other identifier, before the mismatch check.
+    if (query.productID !== undefined) await this.productsService.findVisible(query.productID, principal);
     if (query.productID !== undefined && query.productID !== interview.productID) {
       throw new BadRequestException(`productID ${JSON.stringify(query.productID)} is not the product of interview ${JSON.stringify(interview.interviewID)}`);
     }

@@ -1,0 +1,131 @@
+import { ProfilesService } from '../src/profiles/profiles.service';
+import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
+import { makeInterview, makeProduct } from './helpers/factories';
+import { dbFingerprint } from './helpers/fingerprint';
+
+/**
+ * OWASP API1 (broken object-level authorization): every /v1 route, every identifier it takes,
+ * called with a token of another organization. The table is checked against the routes the app
+ * registers, so a new route without rows here fails this suite.
+ */
+interface Victim {
+  orgID: string;
+  userID: string;
+  productID: string;
+  interviewID: string;
+  linkID: string;
+  profileID: string;
+}
+interface Mine {
+  orgID: string;
+  productID: string;
+  interviewID: string;
+}
+interface Row {
+  route: string; // "METHOD /path"
+  identifier: string; // which identifier carries the foreign value, and where
+  request: (v: Victim, m: Mine) => { query?: Record<string, unknown>; body?: Record<string, unknown> };
+  expect: 404 | 403 | 'empty list';
+}
+
+const rows: Row[] = [
+  { route: 'POST /v1/products/addOne', identifier: 'body orgID', request: (v) => ({ body: { name: 'x', orgID: v.orgID } }), expect: 403 },
+  { route: 'POST /v1/products/addOne', identifier: 'body userID', request: (v) => ({ body: { name: 'x', userID: v.userID } }), expect: 403 },
+  { route: 'POST /v1/products/updateOne', identifier: 'body productID', request: (v) => ({ body: { productID: v.productID, name: 'stolen' } }), expect: 404 },
+  { route: 'POST /v1/products/updateOne', identifier: 'body orgID', request: (v, m) => ({ body: { productID: m.productID, orgID: v.orgID } }), expect: 403 },
+  { route: 'GET /v1/products/getOne', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
+  { route: 'GET /v1/products/getList', identifier: 'query orgID', request: (v) => ({ query: { orgID: v.orgID } }), expect: 'empty list' },
+  { route: 'GET /v1/products/getList', identifier: 'query userID', request: (v) => ({ query: { userID: v.userID } }), expect: 'empty list' },
+  { route: 'POST /v1/interviews/addOne', identifier: 'body productID', request: (v) => ({ body: { productID: v.productID, interviewName: 'x' } }), expect: 404 },
+  { route: 'POST /v1/interviews/updateOne', identifier: 'body interviewID', request: (v) => ({ body: { interviewID: v.interviewID, interviewName: 'x' } }), expect: 404 },
+  { route: 'POST /v1/interviews/updateOne', identifier: 'body productID', request: (v, m) => ({ body: { interviewID: m.interviewID, productID: v.productID } }), expect: 404 },
+  { route: 'GET /v1/interviews/getOne', identifier: 'query interviewID', request: (v) => ({ query: { interviewID: v.interviewID } }), expect: 404 },
+  { route: 'GET /v1/interviews/getList', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
+  { route: 'GET /v1/invites/createInvites', identifier: 'query interviewID', request: (v) => ({ query: { interviewID: v.interviewID, count: 1 } }), expect: 404 },
+  { route: 'GET /v1/invites/createInvites', identifier: 'query productID', request: (v, m) => ({ query: { interviewID: m.interviewID, productID: v.productID, count: 1 } }), expect: 404 },
+  { route: 'GET /v1/invites/createInvites', identifier: 'query orgID', request: (v, m) => ({ query: { interviewID: m.interviewID, orgID: v.orgID, count: 1 } }), expect: 403 },
+  { route: 'GET /v1/invites/getOne', identifier: 'query linkID', request: (v) => ({ query: { linkID: v.linkID } }), expect: 404 },
+  { route: 'GET /v1/invites/getList', identifier: 'query interviewID', request: (v) => ({ query: { interviewID: v.interviewID } }), expect: 404 },
+  { route: 'GET /v1/invites/getList', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
+  { route: 'GET /v1/profiles/getOne', identifier: 'query profileID', request: (v) => ({ query: { profileID: v.profileID } }), expect: 404 },
+  { route: 'GET /v1/profiles/getList', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
+];
+
+/** The routes the running app registered, as "METHOD /path". */
+function registeredRoutes(t: TestApp): string[] {
+  const express = t.app.getHttpAdapter().getInstance();
+  const stack: { route?: { path: string; methods: Record<string, boolean> } }[] = (express.router ?? express._router).stack;
+  const out: string[] = [];
+  for (const layer of stack) {
+    if (!layer.route || !layer.route.path.startsWith('/v1/')) continue;
+    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method.toUpperCase()} ${layer.route.path}`);
+  }
+  return out;
+}
+
+describe('Object-level authorization across every route (OWASP API1)', () => {
+  let t: TestApp;
+  let victim: Victim;
+  let mine: Mine;
+  let intruder: string;
+
+  beforeAll(async () => {
+    t = await startApp();
+    const admin = await adminToken(t);
+    const orgID = uniq('victim');
+    const userID = uniq('victim_user');
+    const productID = await makeProduct(t, admin, { orgID, userID });
+    const interviewID = await makeInterview(t, admin, productID);
+    const invites = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 2 }).set(bearer(admin));
+    const linkID = invites.body.result[0].split('/').pop();
+    const profileID = await t.app.get(ProfilesService).create({ productIDs: [productID], firstName: 'Victim' });
+    victim = { orgID, userID, productID, interviewID, linkID, profileID };
+
+    const myOrg = uniq('intruder');
+    intruder = await scopedToken(t, { orgID: myOrg, userID: uniq('intruder_user') });
+    const myProduct = await makeProduct(t, intruder, { orgID: myOrg });
+    mine = { orgID: myOrg, productID: myProduct, interviewID: await makeInterview(t, intruder, myProduct) };
+  });
+
+  afterAll(() => t.close());
+
+  it('has rows for every registered /v1 route', () => {
+    const registered = new Set(registeredRoutes(t));
+    expect(registered.size).toBe(13);
+    expect([...new Set(rows.map((r) => r.route))].sort()).toEqual([...registered].sort());
+  });
+
+  it.each(rows.map((r) => [r.route, r.identifier, r] as const))('%s with a foreign %s', async (route, _identifier, row) => {
+    const [method, path] = route.split(' ');
+    const { query, body } = row.request(victim, mine);
+    const before = await dbFingerprint(t.db);
+    const req = method === 'POST' ? t.http.post(path).send(body ?? {}) : t.http.get(path).query(query ?? {});
+    const res = await req.set(bearer(intruder));
+    if (row.expect === 'empty list') {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ result: [] });
+    } else {
+      expectError(res, row.expect);
+      // The message never echoes the victim's data beyond the identifier the caller sent.
+      expect(res.body.message).not.toContain('Victim');
+    }
+    expect(await dbFingerprint(t.db)).toBe(before);
+  });
+
+  it('never lists foreign rows in any list, even with the victim\'s own filters', async () => {
+    const lists = [
+      t.http.get('/v1/products/getList').query({ orgID: victim.orgID, userID: victim.userID }),
+      t.http.get('/v1/products/getList').query({ orgID: mine.orgID }),
+      t.http.get('/v1/interviews/getList').query({ productID: mine.productID }),
+      t.http.get('/v1/invites/getList').query({ interviewID: mine.interviewID }),
+      t.http.get('/v1/profiles/getList').query({ productID: mine.productID }),
+    ];
+    const victimIds = Object.values(victim);
+    for (const req of lists) {
+      const res = await req.set(bearer(intruder));
+      expect(res.status).toBe(200);
+      const text = JSON.stringify(res.body.result);
+      for (const id of victimIds) expect(text).not.toContain(id);
+    }
+  });
+});

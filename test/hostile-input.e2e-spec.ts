@@ -1,0 +1,157 @@
+import request from 'supertest';
+import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
+import { makeInterview, makeProduct } from './helpers/factories';
+import { dbFingerprint } from './helpers/fingerprint';
+
+/**
+ * OWASP API3/API4/API8: malformed requests over every route. Each must get a defined 4xx in the
+ * {error, message} shape, none a 5xx, none may write anything, and the process must be unchanged
+ * afterwards (health, a normal request, no crash).
+ */
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string; // may carry a raw query string
+  body?: string | object;
+  contentType?: string | null;
+  expect: number[];
+}
+
+const LONG = 'x'.repeat(5000);
+const postRoutes = ['/v1/products/addOne', '/v1/products/updateOne', '/v1/interviews/addOne', '/v1/interviews/updateOne'];
+const getRoutes: [string, string][] = [
+  ['/v1/products/getOne', 'productID'],
+  ['/v1/products/getList', 'orgID'],
+  ['/v1/interviews/getOne', 'interviewID'],
+  ['/v1/interviews/getList', 'productID'],
+  ['/v1/invites/createInvites', 'interviewID'],
+  ['/v1/invites/getOne', 'linkID'],
+  ['/v1/invites/getList', 'interviewID'],
+  ['/v1/profiles/getOne', 'profileID'],
+  ['/v1/profiles/getList', 'productID'],
+];
+
+function cases(ids: { productID: string; interviewID: string }): Case[] {
+  const out: Case[] = [];
+  const validBody: Record<string, Record<string, unknown>> = {
+    '/v1/products/addOne': { name: 'n', orgID: 'o' },
+    '/v1/products/updateOne': { productID: ids.productID },
+    '/v1/interviews/addOne': { productID: ids.productID, interviewName: 'n' },
+    '/v1/interviews/updateOne': { interviewID: ids.interviewID },
+  };
+  const textField: Record<string, string> = {
+    '/v1/products/addOne': 'name',
+    '/v1/products/updateOne': 'name',
+    '/v1/interviews/addOne': 'interviewName',
+    '/v1/interviews/updateOne': 'interviewName',
+  };
+  for (const path of postRoutes) {
+    const base = validBody[path];
+    const field = textField[path];
+    const post = (name: string, body: string | object, expect = [400], contentType: string | null = 'application/json') =>
+      out.push({ name: `${path}: ${name}`, method: 'POST', path, body, contentType, expect });
+    post('number for a string', { ...base, [field]: 12345 });
+    post('boolean for a string', { ...base, [field]: true });
+    post('array for a string', { ...base, [field]: ['a', 'b'] });
+    post('object for a string', { ...base, [field]: { $gt: '' } });
+    post('null for a required field', { ...base, [field]: null });
+    post('over-long string', { ...base, [field]: LONG });
+    post('NUL character', { ...base, [field]: 'a\u0000b' });
+    post('lone high surrogate', `{"${Object.keys(base)[0]}":${JSON.stringify(Object.values(base)[0])},"${field}":"a\\ud800b"}`);
+    post('lone low surrogate', `{"${Object.keys(base)[0]}":${JSON.stringify(Object.values(base)[0])},"${field}":"\\udc00"}`);
+    post('__proto__ key', `{"__proto__":{"isAdmin":true},${JSON.stringify(base).slice(1)}`);
+    post('constructor key', { ...base, constructor: { prototype: { polluted: true } } });
+    post('nested __proto__', { ...base, extra: { __proto__: { x: 1 } } });
+    post('unknown field', { ...base, isAdmin: true });
+    post('SQL metacharacters in an identifier', { ...base, [Object.keys(base)[0]]: "' OR 1=1; DROP TABLE products; --" }, path.endsWith('products/addOne') ? [201, 400, 403] : [404]);
+    post('huge number', { ...base, [field]: 1e308 });
+    post('truncated JSON', '{"name": "x"');
+    post('trailing comma', '{"name": "x",}');
+    post('single quotes', "{'name': 'x'}");
+    post('NaN literal', '{"name": NaN}');
+    post('empty body', '', [400]);
+    post('JSON array body', '[1,2,3]');
+    post('JSON number body', '42');
+    post('text/plain content type', JSON.stringify(base), [415], 'text/plain');
+    post('form content type', 'name=x&orgID=o', [415], 'application/x-www-form-urlencoded');
+    post('missing content type', JSON.stringify(base), [415], null);
+    post('XML body', '<product><name>x</name></product>', [415], 'application/xml');
+    post('body over the limit', { ...base, desc: 'y'.repeat(1_100_000) }, [413]);
+    post('deeply nested JSON', `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`, [400, 413]);
+  }
+  for (const [path, id] of getRoutes) {
+    const extra = path.endsWith('createInvites') ? '&count=1' : '';
+    const get = (name: string, query: string, expect = [400]) => out.push({ name: `${path}: ${name}`, method: 'GET', path: `${path}?${query}`, expect });
+    get('repeated identifier', `${id}=a&${id}=b${extra}`);
+    get('array syntax', `${id}[]=a${extra}`);
+    get('object syntax', `${id}[$ne]=x${extra}`);
+    get('over-long identifier', `${id}=${'a'.repeat(300)}${extra}`);
+    get('NUL in identifier', `${id}=a%00b${extra}`);
+    get('unknown parameter', `${id}=a${extra}&debug=true`);
+    get('SQL metacharacters', `${id}=${encodeURIComponent("1' OR '1'='1")}${extra}`, [404, 200]);
+    get('invalid percent-encoding', `${id}=%E0%A4%A${extra}`, [400, 404, 200]);
+    get('missing identifier', extra ? extra.slice(1) : 'limit=1', [400]);
+  }
+  const ci = '/v1/invites/createInvites';
+  for (const count of ['0', '-5', '1.5', '1e3', '0x10', 'Infinity', 'NaN', '99999999999999999999', ' 1', '']) {
+    out.push({ name: `${ci}: count=${JSON.stringify(count)}`, method: 'GET', path: `${ci}?interviewID=${ids.interviewID}&count=${encodeURIComponent(count)}`, expect: [400] });
+  }
+  return out;
+}
+
+describe('Hostile input (OWASP API3, API4, API8)', () => {
+  let t: TestApp;
+  let admin: string;
+  let table: Case[];
+
+  beforeAll(async () => {
+    t = await startApp();
+    admin = await adminToken(t);
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const interviewID = await makeInterview(t, admin, productID);
+    table = cases({ productID, interviewID });
+  });
+
+  afterAll(() => t.close());
+
+  it('tries at least 100 malformed requests', () => {
+    expect(table.length).toBeGreaterThanOrEqual(100);
+    process.stdout.write(`hostile requests tried: ${table.length}\n`);
+  });
+
+  it('answers each with a defined 4xx in the error shape, never a 5xx, and writes nothing', async () => {
+    const failures: string[] = [];
+    for (const c of table) {
+      const before = await dbFingerprint(t.db);
+      let req = c.method === 'POST' ? t.http.post(c.path) : t.http.get(c.path);
+      req = req.set(bearer(admin));
+      if (c.method === 'POST') {
+        if (c.contentType) req = req.set('Content-Type', c.contentType);
+        else req = req.unset('Content-Type');
+        req = req.send(typeof c.body === 'string' ? c.body : JSON.stringify(c.body));
+      }
+      const res = await req;
+      const shapeOk = res.status < 300 || (res.body && res.body.error === res.status && typeof res.body.message === 'string' && Object.keys(res.body).length === 2);
+      const wrote = c.expect.some((s) => s < 300) ? false : (await dbFingerprint(t.db)) !== before;
+      if (!c.expect.includes(res.status) || res.status >= 500 || !shapeOk || wrote) {
+        failures.push(`${c.name}: got ${res.status} ${JSON.stringify(res.body).slice(0, 160)}${wrote ? ' (wrote!)' : ''}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('is unchanged afterwards: healthy and serving normal requests', async () => {
+    await t.http.get('/health').expect(200);
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const res = await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.body.result.productID).toBe(productID);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
+  it('answers raw socket garbage in the error shape or closes cleanly', async () => {
+    const res = await request(t.app.getHttpServer()).get('/v1/products/getOne?productID=%').set(bearer(admin));
+    expect(res.status).toBeLessThan(500);
+  });
+});
