@@ -14,6 +14,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InterviewsModule } from './interviews/interviews.module';
 import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
@@ -32,6 +33,7 @@ import { SeedModule } from './seed/seed.module';
       useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), retryAttempts: 10, retryDelay: 2000 }),
     }),
     AuthModule,
+    IdempotencyModule,
     HealthModule,
     ProductsModule,
     InterviewsModule,

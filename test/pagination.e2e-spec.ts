@@ -67,7 +67,7 @@ describe('Paged lists (limit and cursor)', () => {
   afterAll(() => t.close());
 
   async function walk(path: string, query: Record<string, string>, limit: number, between?: () => Promise<void>) {
-    const seen: string[][] = [];
+    const seen: Record<string, string>[][] = [];
     let url: string | undefined = `${path}?${new URLSearchParams({ ...query, limit: String(limit) })}`;
     let pages = 0;
     while (url && pages < 100) {

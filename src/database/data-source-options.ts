@@ -3,13 +3,14 @@ import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ApiToken } from '../auth/api-token.entity';
+import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
 import { migrations } from './migrations';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),

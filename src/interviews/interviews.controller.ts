@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { withNextLink } from '../common/pagination';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
@@ -18,6 +19,7 @@ export class InterviewsController {
   constructor(private readonly interviews: InterviewsService) {}
 
   @Post('addOne')
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create an interview',

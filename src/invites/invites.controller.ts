@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { withNextLink } from '../common/pagination';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
@@ -16,6 +17,7 @@ export class InvitesController {
   constructor(private readonly invites: InvitesService) {}
 
   @Get('createInvites')
+  @Idempotent()
   @ApiOperation({
     summary: 'Create N invite links to an interview (creates records despite being GET)',
     description:

@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { withNextLink } from '../common/pagination';
 import { CreateProductDto } from './dto/create-product.dto';
 import { GetProductQueryDto, ListProductsQueryDto } from './dto/product-queries.dto';
@@ -18,6 +19,7 @@ export class ProductsController {
   constructor(private readonly products: ProductsService) {}
 
   @Post('addOne')
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create a product',

@@ -1,4 +1,5 @@
 import { InitialSchema1763726400000 } from './1763726400000-initial-schema';
+import { IdempotencyKeys1763740000000 } from './1763740000000-idempotency-keys';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
-export const migrations = [InitialSchema1763726400000];
+export const migrations = [InitialSchema1763726400000, IdempotencyKeys1763740000000];

@@ -1,0 +1,102 @@
+import { BadRequestException, ConflictException, Injectable, OnModuleDestroy, OnModuleInit, UnprocessableEntityException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
+import { isDuplicateKey } from '../common/database-errors';
+import { IdempotencyRecord } from './idempotency-record.entity';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A first request still "running" after this long is taken to have died with its process. */
+export const IN_FLIGHT_TIMEOUT_MS = 5 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export type Claim = { kind: 'new' } | { kind: 'replay'; status: number; body: unknown };
+
+/** Canonical JSON: object keys sorted, so {a,b} and {b,a} are the same parameters. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Idempotency-Key records, stored in the database so they hold across restarts and across
+ * instances. The (token, key) primary key makes the first claim atomic: a second request with the
+ * same key either replays the stored success, or gets 409 while the first is still running, or 422
+ * when its parameters differ.
+ */
+@Injectable()
+export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), 10 * 60 * 1000);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  validateKey(key: string): void {
+    if (!KEY_PATTERN.test(key)) throw new BadRequestException('Idempotency-Key must be 1 to 255 printable ASCII characters');
+  }
+
+  requestHash(route: string, params: unknown): string {
+    return createHash('sha256').update(route).update('\n').update(canonical(params)).digest('hex');
+  }
+
+  async claim(tokenId: string, key: string, requestHash: string, now = new Date()): Promise<Claim> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.records.insert({
+          tokenId,
+          key,
+          requestHash,
+          responseStatus: null,
+          responseBody: null,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        });
+        return { kind: 'new' };
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const existing = await this.records.findOneBy({ tokenId, key });
+      if (!existing) continue; // released meanwhile: try to claim again
+      const abandoned = existing.responseStatus === null && now.getTime() - existing.createdAt.getTime() > IN_FLIGHT_TIMEOUT_MS;
+      if (existing.expiresAt.getTime() <= now.getTime() || abandoned) {
+        await this.records.delete({ tokenId, key, createdAt: existing.createdAt });
+        continue;
+      }
+      if (existing.requestHash !== requestHash) {
+        throw new UnprocessableEntityException('this Idempotency-Key was already used with different parameters');
+      }
+      if (existing.responseStatus === null) {
+        throw new ConflictException('a request with this Idempotency-Key is still in progress; retry later');
+      }
+      return { kind: 'replay', status: existing.responseStatus, body: JSON.parse(existing.responseBody ?? 'null') };
+    }
+    throw new ConflictException('a request with this Idempotency-Key is still in progress; retry later');
+  }
+
+  async complete(tokenId: string, key: string, status: number, body: unknown): Promise<void> {
+    await this.records.update({ tokenId, key }, { responseStatus: status, responseBody: JSON.stringify(body) });
+  }
+
+  /** The first request failed: forget the key so that a retry can run. */
+  async release(tokenId: string, key: string): Promise<void> {
+    await this.records.delete({ tokenId, key });
+  }
+
+  async sweep(now = new Date()): Promise<void> {
+    await this.records.delete({ expiresAt: LessThan(now) });
+  }
+}
