@@ -188,3 +188,30 @@ describe('Rate limiting', () => {
     await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(other)).expect(200);
   });
 });
+
+describe('CORS when configured', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp({ CORS_ORIGINS: 'https://app.example.com' });
+  });
+
+  afterAll(() => t.close());
+
+  it('allows the configured origin and answers preflight requests', async () => {
+    const res = await t.http.get('/health').set('Origin', 'https://app.example.com');
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    const preflight = await t.http
+      .options('/v1/products/addOne')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization,content-type,idempotency-key');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toMatch(/Idempotency-Key/i);
+  });
+
+  it('does not allow other origins', async () => {
+    const res = await t.http.get('/health').set('Origin', 'https://evil.example');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
