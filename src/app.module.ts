@@ -3,9 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
-import { RateLimitGuard } from './auth/rate-limit.guard';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { JsonBodyMiddleware } from './common/json-body.middleware';
+import { RateLimitMiddleware } from './common/rate-limit.middleware';
 import { RequestContextMiddleware } from './common/request-context.middleware';
 import { ResultInterceptor } from './common/result.interceptor';
 import { SecurityMiddleware } from './common/security.middleware';
@@ -43,7 +43,6 @@ import { SeedModule } from './seed/seed.module';
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
-    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
@@ -51,6 +50,9 @@ import { SeedModule } from './seed/seed.module';
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestContextMiddleware, SecurityMiddleware, JsonBodyMiddleware).forRoutes('*path');
+    consumer.apply(RequestContextMiddleware, SecurityMiddleware).forRoutes('*path');
+    // Not on /docs: Swagger UI loads several assets per visit and needs no protection.
+    consumer.apply(RateLimitMiddleware).exclude('docs', 'docs/{*path}', 'docs-json', 'docs-yaml').forRoutes('*path');
+    consumer.apply(JsonBodyMiddleware).forRoutes('*path');
   }
 }

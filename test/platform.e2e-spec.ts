@@ -86,6 +86,15 @@ describe('Authentication, envelope and platform routes', () => {
       expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
     });
 
+    it('carries rate-limit headers on refusals before authentication too (401, 415)', async () => {
+      const unauthenticated = await t.http.get('/v1/products/getList').query({ orgID: 'x' });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers['ratelimit-limit']).toBeDefined();
+      const wrongType = await t.http.post('/v1/products/addOne').set(bearer(admin)).set('Content-Type', 'text/plain').send('x');
+      expect(wrongType.status).toBe(415);
+      expect(wrongType.headers['ratelimit-remaining']).toBeDefined();
+    });
+
     it('answers unknown routes with 404 in the error shape', async () => {
       expectError(await t.http.get('/v1/nothing/here').set(bearer(admin)), 404);
       expectError(await t.http.delete('/v1/products/getOne').set(bearer(admin)), 404);
