@@ -27,13 +27,42 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'irs_ opaque token', description: 'A token from `npm run token -- create`' })
     .addSecurityRequirements('bearer')
+    .addTag('products', 'Products under study')
+    .addTag('interviews', 'Interviews about a product')
+    .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
+    .addTag('profiles', 'Interviewee profiles (read-only)')
+    .addTag('health', 'Liveness and database reachability')
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  declareCommonHeaders(document);
   // Health needs no token: override the global bearer requirement there.
   for (const operation of Object.values(document.paths['/health'] ?? {})) {
     if (operation && typeof operation === 'object' && 'responses' in operation) operation.security = [];
   }
   return document;
+}
+
+const header = (description: string, schema: Record<string, unknown>) => ({ description, schema });
+
+/** Headers the middleware puts on every response, declared once for every documented response. */
+const COMMON_HEADERS = {
+  'X-Request-Id': header('The request id: yours when you sent a sane one, else generated. Quote it when reporting a problem.', { type: 'string', maxLength: 128 }),
+  'RateLimit-Limit': header('Requests allowed per token per window.', { type: 'integer', format: 'int32', minimum: 1, maximum: 1_000_000 }),
+  'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 }),
+  'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 }),
+  'Access-Control-Allow-Origin': header('Only when CORS_ORIGINS is configured and allows the request\'s Origin; CORS is off by default.', { type: 'string', maxLength: 2048 }),
+};
+const RETRY_AFTER = header('Seconds to wait before retrying.', { type: 'integer', format: 'int32', minimum: 1, maximum: 86_400 });
+
+function declareCommonHeaders(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+      for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, unknown> }>)) {
+        response.headers = { ...COMMON_HEADERS, ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}), ...response.headers };
+      }
+    }
+  }
 }
 
 /** Swagger UI at /docs and the document at /docs-json, the same in tests and production. */

@@ -63,6 +63,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     if (status === HttpStatus.UNAUTHORIZED) headers['WWW-Authenticate'] = 'Bearer';
     if (status === HttpStatus.SERVICE_UNAVAILABLE) headers['Retry-After'] = '5';
+    // Bounded as the OpenAPI schema says (a long list of validation errors could run on).
+    if (message.length > 1000) message = `${message.slice(0, 997)}...`;
     return { status, body: { error: status, message }, headers };
   }
 }

@@ -1,6 +1,7 @@
 import { Type, applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorResponseDto } from './error-response.dto';
+import { LIST_MAX_ROWS } from './pagination';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input: malformed JSON, wrong types, unknown or missing fields, values out of bounds, repeated query keys',
@@ -11,17 +12,18 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Request body too large',
   415: 'Content-Type is not application/json',
   429: 'Rate limit exceeded (see Retry-After)',
+  500: 'Unexpected error; the message never carries internals (the log has them, with the request id)',
   503: 'Database unavailable; retry later (see Retry-After)',
 };
 
 /** The `{result: ...}` success schema, for a model, an array of models, or an inline schema. */
 export function ApiResult(
   model: Type<unknown> | Record<string, unknown>,
-  options: { status?: number; isArray?: boolean; paged?: boolean; description: string },
+  options: { status?: number; isArray?: boolean; maxItems?: number; paged?: boolean; description: string },
 ): MethodDecorator & ClassDecorator {
   const isClass = typeof model === 'function';
   const item = isClass ? { $ref: getSchemaPath(model as Type<unknown>) } : model;
-  const result = options.isArray ? { type: 'array', items: item } : item;
+  const result = options.isArray ? { type: 'array', items: item, maxItems: options.maxItems ?? LIST_MAX_ROWS } : item;
   return applyDecorators(
     ...(isClass ? [ApiExtraModels(model as Type<unknown>)] : []),
     ApiResponse({
@@ -33,7 +35,7 @@ export function ApiResult(
             headers: {
               Link: {
                 description: 'With `limit`, present when more rows remain: the next page\'s URL, `<...&cursor=...>; rel="next"`.',
-                schema: { type: 'string', example: '</v1/products/getList?orgID=org_acme&limit=100&cursor=WyIyMDI2...>; rel="next"' },
+                schema: { type: 'string', maxLength: 4096, example: '</v1/products/getList?orgID=org_acme&limit=100&cursor=WyIyMDI2...>; rel="next"' },
               },
             },
           }
@@ -44,7 +46,7 @@ export function ApiResult(
 
 /** The error statuses a route can answer, each with the `{error, message}` schema. */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
-  const all = [...new Set([...statuses, 401, 429, 503])].sort();
+  const all = [...new Set([...statuses, 401, 429, 500, 503])].sort();
   return applyDecorators(
     ApiExtraModels(ErrorResponseDto),
     ...all.map((status) =>

@@ -6,11 +6,17 @@ import type { Request, Response } from 'express';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 export const PAGE_MAX = 1000;
+/**
+ * A list asked for without `limit` returns everything, up to this many rows; a longer one answers 400
+ * and asks to be paged (OWASP API4: no unbounded responses).
+ */
+export const LIST_MAX_ROWS = 100_000;
 
 /** Optional paging of every getList: without limit and cursor the whole list comes back, as the spec says. */
 export class PageQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
+    format: 'int32',
     minimum: 1,
     maximum: PAGE_MAX,
     example: 100,
@@ -24,7 +30,7 @@ export class PageQueryDto {
   @IsInt({ message: 'limit must be a whole number' })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Opaque position from a previous page\'s Link header: the page starts after it.', example: 'WyIyMDI2LTExLTIxVDEyOjA0OjA1LjEyM1oiLCJ4Il0' })
+  @ApiPropertyOptional({ maxLength: 400, pattern: '^[A-Za-z0-9_-]+$', description: 'Opaque position from a previous page\'s Link header: the page starts after it.', example: 'WyIyMDI2LTExLTIxVDEyOjA0OjA1LjEyM1oiLCJ4Il0' })
   @IsOptional()
   @IsString({ message: 'cursor must be a string, given once' })
   @MaxLength(400, { message: 'cursor is not valid' })
@@ -64,13 +70,17 @@ export function applyPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, cr
     qb.andWhere(`(${createdCol} > :cursorAt OR (${createdCol} = :cursorAt AND ${idCol} > :cursorId))`, { cursorAt: c.createdAt, cursorId: c.id });
   }
   qb.orderBy(createdCol, 'ASC').addOrderBy(idCol, 'ASC');
-  if (page.limit !== undefined) qb.limit(page.limit + 1);
+  qb.limit((page.limit ?? LIST_MAX_ROWS) + 1);
   return qb;
 }
 
 /** Cuts the extra row applyPage asked for and derives the next cursor from the last row kept. */
 export function toPage<R, T>(rows: R[], page: PageQueryDto, key: (row: R) => [Date, string], map: (row: R) => T): Page<T> {
-  if (page.limit === undefined || rows.length <= page.limit) return { items: rows.map(map) };
+  if (page.limit === undefined) {
+    if (rows.length > LIST_MAX_ROWS) throw new BadRequestException(`this list has more than ${LIST_MAX_ROWS} rows: page it with limit and cursor`);
+    return { items: rows.map(map) };
+  }
+  if (rows.length <= page.limit) return { items: rows.map(map) };
   const kept = rows.slice(0, page.limit);
   const [createdAt, id] = key(kept[kept.length - 1]);
   return { items: kept.map(map), next: encodeCursor(createdAt, id) };

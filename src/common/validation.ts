@@ -167,7 +167,7 @@ export function OptionalId(description: string, example: string, max = ID_MAX): 
 /** A whole number from the query string. "12" becomes 12; "1.5", "1e3", "abc", arrays stay as they are and fail. */
 export function QueryInt(description: string, example: number): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ type: 'integer', description, example, minimum: 1 }),
+    ApiProperty({ type: 'integer', format: 'int32', description, example, minimum: 1, maximum: 10_000 }),
     Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)),
     IsDefined({ message: '$property is required' }),
     IsInt({ message: '$property must be a whole number' }),

@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator';
@@ -19,10 +19,12 @@ export class HealthController {
     description: 'The database is reachable',
     schema: {
       type: 'object',
-      properties: { result: { type: 'object', properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'up' } } } },
+      properties: { result: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } } } },
     },
   })
   @ApiServiceUnavailableResponse({ description: 'The database is unreachable', type: ErrorResponseDto })
+  @ApiResponse({ status: 429, description: 'Too many probes from one address (see Retry-After)', type: ErrorResponseDto })
+  @ApiResponse({ status: 500, description: 'Unexpected error', type: ErrorResponseDto })
   async check(): Promise<{ status: 'ok'; database: 'up' }> {
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -2,7 +2,9 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ConversationTurn, Invite, UserInfo } from './invite.entity';
-import { CONVERSATION_ROLES, ConversationRole, InviteStatus } from './invite-status';
+import { CONVERSATION_ROLES, ConversationRole, InviteStatus, MAX_TRANSCRIPT_BYTES, MAX_TURNS } from './invite-status';
+
+export { MAX_TRANSCRIPT_BYTES };
 
 /** Allowed transitions: pending → started → completed; pending | started → expired. */
 export const TRANSITIONS: Record<InviteStatus, readonly InviteStatus[]> = {
@@ -12,7 +14,6 @@ export const TRANSITIONS: Record<InviteStatus, readonly InviteStatus[]> = {
   expired: [],
 };
 
-export const MAX_TRANSCRIPT_BYTES = 8 * 1024 * 1024;
 const USER_INFO_MAX = 320;
 
 export class InvalidInviteTransitionException extends ConflictException {
@@ -67,6 +68,9 @@ export class InviteLifecycleService {
     return this.change(linkID, (invite) => {
       if (invite.status !== 'started') {
         throw new ConflictException(`invite ${linkID} is ${invite.status}: turns can only be added to a started invite`);
+      }
+      if (invite.conversation.length + checked.length > MAX_TURNS) {
+        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${MAX_TURNS} turns`);
       }
       invite.conversation = [...invite.conversation, ...checked];
       if (Buffer.byteLength(JSON.stringify(invite.conversation), 'utf8') > MAX_TRANSCRIPT_BYTES) {

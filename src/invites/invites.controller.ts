@@ -25,7 +25,10 @@ export class InvitesController {
       '(INVITE_BASE_URL + "/" + linkID). Each linkID is a 192-bit random secret. The caller must see the interview (else 404); productID, when given, must be the ' +
       "interview's product (else 400); orgID defaults to the product's organization and a scoped token may only name its own (else 403).",
   })
-  @ApiResult({ type: 'string', format: 'uri', example: 'http://localhost:3000/i/q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' }, { isArray: true, description: 'The invite URLs, `count` of them' })
+  @ApiResult(
+    { type: 'string', format: 'uri', maxLength: 2200, example: 'http://localhost:3000/i/q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' },
+    { isArray: true, maxItems: 10_000, description: 'The invite URLs, `count` of them' },
+  )
   @ApiErrors(400, 403, 404)
   createInvites(@Query() query: CreateInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.invites.createInvites(query, principal);

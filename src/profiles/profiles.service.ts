@@ -9,7 +9,7 @@ import { ListProfilesQueryDto } from './dto/profile-queries.dto';
 import { Product } from '../products/product.entity';
 import { ProductsService } from '../products/products.service';
 import { ProfileDto } from './dto/profile.dto';
-import { HISTORY_TYPES, PROFILE_SOURCES } from './profile.constants';
+import { HISTORY_TYPES, PROFILE_LIMITS, PROFILE_SOURCES } from './profile.constants';
 import { HistoryEntry, Profile, ProfileDetails, ProfileMetadata, ProfileProduct } from './profile.entity';
 
 
@@ -31,6 +31,13 @@ export interface NewProfile {
 const EMPTY_METADATA: ProfileMetadata = { source: null, acquired_date: null, last_interviewed: null, interview_count: null, sentiment: null };
 const EMPTY_DETAILS: ProfileDetails = { occupation: null, location: null, background: null, productAlignment: null, key_values: [], interests: [] };
 
+function text(value: string | null | undefined, what: string, max: number): void {
+  if (value === null || value === undefined) return;
+  if (typeof value !== 'string' || value.length > max || value.includes('\0') || !value.isWellFormed()) {
+    throw new BadRequestException(`${what} must be text of at most ${max} characters, without NUL or unpaired surrogates`);
+  }
+}
+
 function isoOrNull(value: string | null | undefined, what: string): string | null {
   if (value === null || value === undefined) return null;
   const d = new Date(value);
@@ -49,12 +56,27 @@ export class ProfilesService {
   /** Domain write (profiles are read-only under /v1): used by the profile pipeline and the demo data. */
   async create(input: NewProfile): Promise<string> {
     if (input.productIDs.length === 0) throw new BadRequestException('a profile needs at least one product');
+    if (input.productIDs.length > PROFILE_LIMITS.products) throw new BadRequestException(`a profile has at most ${PROFILE_LIMITS.products} products`);
+    text(input.firstName, 'firstName', PROFILE_LIMITS.name);
+    text(input.lastName, 'lastName', PROFILE_LIMITS.name);
+    const d = input.details ?? {};
+    text(d.occupation, 'details.occupation', PROFILE_LIMITS.shortText);
+    text(d.location, 'details.location', PROFILE_LIMITS.shortText);
+    text(d.background, 'details.background', PROFILE_LIMITS.background);
+    text(d.productAlignment, 'details.productAlignment', PROFILE_LIMITS.productAlignment);
+    for (const list of ['key_values', 'interests'] as const) {
+      const items = d[list] ?? [];
+      if (items.length > PROFILE_LIMITS.listItems) throw new BadRequestException(`details.${list} has at most ${PROFILE_LIMITS.listItems} items`);
+      items.forEach((item, i) => text(item, `details.${list}[${i}]`, PROFILE_LIMITS.shortText));
+    }
+    if ((input.history ?? []).length > PROFILE_LIMITS.history) throw new BadRequestException(`history has at most ${PROFILE_LIMITS.history} entries`);
+    (input.history ?? []).forEach((h, i) => text(h.id, `history[${i}].id`, PROFILE_LIMITS.historyId));
     const metadata: ProfileMetadata = { ...EMPTY_METADATA, ...input.metadata };
     if (metadata.source !== null && !PROFILE_SOURCES.includes(metadata.source as (typeof PROFILE_SOURCES)[number])) {
       throw new BadRequestException(`metadata.source must be one of ${PROFILE_SOURCES.join(', ')}`);
     }
-    if (metadata.interview_count !== null && (!Number.isInteger(metadata.interview_count) || metadata.interview_count < 0)) {
-      throw new BadRequestException('metadata.interview_count must be a whole number of at least 0');
+    if (metadata.interview_count !== null && (!Number.isInteger(metadata.interview_count) || metadata.interview_count < 0 || metadata.interview_count > PROFILE_LIMITS.interviewCount)) {
+      throw new BadRequestException(`metadata.interview_count must be a whole number from 0 to ${PROFILE_LIMITS.interviewCount}`);
     }
     if (metadata.sentiment !== null && !(metadata.sentiment >= -1 && metadata.sentiment <= 1)) {
       throw new BadRequestException('metadata.sentiment must be from -1 to 1');

@@ -5,10 +5,14 @@ import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { TokensService } from '../../src/auth/tokens.service';
+import { buildOpenApiDocument } from '../../src/swagger';
+import { OpenApiResponseValidator } from './openapi-validator';
 
 export interface TestApp {
   app: INestApplication;
+  /** supertest against the app; every response is checked against the OpenAPI document. */
   http: TestAgent;
+  responses: OpenApiResponseValidator;
   db: DataSource;
   tokens: TokensService;
   close(): Promise<void>;
@@ -24,12 +28,18 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   try {
     const app = await createApp();
     await app.init();
+    const responses = new OpenApiResponseValidator(buildOpenApiDocument(app) as never);
     return {
       app,
-      http: request(app.getHttpServer()),
+      http: validating(request(app.getHttpServer()), responses),
+      responses,
       db: app.get(DataSource),
       tokens: app.get(TokensService),
-      close: () => app.close(),
+      close: async () => {
+        await app.close();
+        // A response that contradicts the published document fails the suite that saw it.
+        expect(responses.violations).toEqual([]);
+      },
     };
   } finally {
     for (const [k, v] of Object.entries(saved)) {
@@ -37,6 +47,25 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       else process.env[k] = v;
     }
   }
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options', 'head'] as const;
+
+/** Wraps a supertest agent so every response passes through the OpenAPI validator. */
+function validating(agent: TestAgent, validator: OpenApiResponseValidator): TestAgent {
+  return new Proxy(agent, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || !(METHODS as readonly string[]).includes(prop)) return value;
+      return (url: string) => {
+        const test = (value as (u: string) => request.Test).call(target, url);
+        test.on('response', (res: request.Response) => {
+          validator.check(prop, url, res.status, res.headers['content-type'], res.body);
+        });
+        return test;
+      };
+    },
+  });
 }
 
 /** A string unique to this test run, for org and user ids that no other test touches. */

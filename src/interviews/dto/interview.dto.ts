@@ -1,27 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class InterviewDto {
-  @ApiProperty({ example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
   interviewID: string;
 
-  @ApiProperty({ example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
+  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
   productID: string;
 
-  @ApiProperty({ example: 'Onboarding friction, Q4' })
+  @ApiProperty({ maxLength: 200, example: 'Onboarding friction, Q4' })
   interviewName: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Ask how they first heard of the product; probe for moments of confusion.' })
+  @ApiProperty({ type: String, nullable: true, maxLength: 50000, example: 'Ask how they first heard of the product; probe for moments of confusion.' })
   guidelines: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'user_42' })
+  @ApiProperty({ type: String, nullable: true, maxLength: 100, example: 'user_42' })
   userID: string | null;
 
-  @ApiProperty({ example: 'default', description: 'Interviewer agent; the service default (DEFAULT_INTERVIEWER) unless set.' })
+  @ApiProperty({ maxLength: 100, example: 'default', description: 'Interviewer agent; the service default (DEFAULT_INTERVIEWER) unless set.' })
   interviewer: string;
 }
 
 export class InterviewIdResultDto {
-  @ApiProperty({ example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
   interviewID: string;
 }
 
