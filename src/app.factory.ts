@@ -26,10 +26,15 @@ export async function createApp(): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
     logger: createLogger(config),
+    // On shutdown, requests arriving on kept-alive connections get 503 + Connection: close
+    // instead of being served, so a chatty client cannot keep the process alive past SIGTERM.
+    return503OnClosing: true,
   });
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
-  app.enableShutdownHooks();
+  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the pool, then exit 0
+  // (by default Nest re-raises the signal, which orchestrators read as a failure).
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   setupSwagger(app as INestApplication);
   return app;
 }

@@ -1,0 +1,406 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { TestApp, adminToken, startApp } from './helpers/app';
+
+/**
+ * Database fault under load: this file runs its own throwaway MariaDB (own data directory, own
+ * port, 127.0.0.1 only), kills it with SIGKILL while writes are running, checks that the service
+ * answers 503 quickly and boundedly while the database is gone, restarts it on the same data
+ * directory and checks that every route answers again within 5 s and that every acknowledged
+ * write survived. It does not use the suite's shared database. Skipped (visibly) when the MariaDB
+ * server binaries are not installed.
+ */
+
+jest.setTimeout(120_000);
+
+/** An executable on PATH or in the sbin directories, where Debian installs mariadbd. */
+function findExecutable(names: string[]): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'].filter(Boolean);
+  for (const name of names) {
+    for (const dir of dirs) {
+      const file = join(dir, name);
+      try {
+        accessSync(file, constants.X_OK);
+        return file;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+const MARIADBD = findExecutable(['mariadbd']);
+const INSTALL_DB = MARIADBD ? findExecutable(['mariadb-install-db', 'mysql_install_db']) : undefined;
+const hasMariadb = !!MARIADBD && !!INSTALL_DB;
+
+/** Every request must complete within this while the database is gone (no hang). */
+const OUTAGE_REQUEST_BOUND_MS = 5000;
+/** Every route must answer 2xx within this of the database accepting connections again. */
+const RECOVERY_BOUND_MS = 5000;
+/** Client-side abort for any single request, so that a hang fails the test instead of stalling it. */
+const CLIENT_ABORT_MS = 15_000;
+const WRITE_CONCURRENCY = 4;
+const MAX_WRITES = 300;
+const KILL_AFTER_WRITES = 100;
+const BURST = 50;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A MariaDB server in a temp directory, started from mariadbd as a child process. */
+class ThrowawayMariadb {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  readonly datadir: string;
+
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+  ) {
+    this.datadir = join(dir, 'data');
+  }
+
+  install(): void {
+    const res = spawnSync(
+      INSTALL_DB!,
+      ['--no-defaults', `--datadir=${this.datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root', '--innodb-log-file-size=16M'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    if (res.status !== 0) throw new Error(`${INSTALL_DB} failed (${res.status ?? res.signal}): ${res.stderr}\n${res.stdout}`);
+  }
+
+  start(): void {
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) throw new Error('mariadbd is already running');
+    const child = spawn(
+      MARIADBD!,
+      [
+        '--no-defaults',
+        `--datadir=${this.datadir}`,
+        `--port=${this.port}`,
+        `--socket=${join(this.dir, 'sock')}`,
+        `--pid-file=${join(this.dir, 'mariadbd.pid')}`,
+        `--log-error=${join(this.dir, 'error.log')}`,
+        '--bind-address=127.0.0.1',
+        '--user=root',
+        '--skip-log-bin',
+        '--skip-name-resolve',
+        '--innodb-buffer-pool-size=32M',
+        '--innodb-log-file-size=16M',
+      ],
+      { stdio: 'ignore' },
+    );
+    this.child = child;
+    // Never leave a database running behind a crashed test process.
+    const reap = () => child.kill('SIGKILL');
+    process.once('exit', reap);
+    this.exited = new Promise((resolve) =>
+      child.once('exit', () => {
+        process.removeListener('exit', reap);
+        resolve();
+      }),
+    );
+  }
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** SIGKILL, as a crash or an OOM kill would; resolves when the process is gone. */
+  async kill(): Promise<void> {
+    if (this.running) this.child!.kill('SIGKILL');
+    await this.exited;
+  }
+
+  errorLogTail(): string {
+    const file = join(this.dir, 'error.log');
+    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(no error log)';
+  }
+
+  /** Polls with mysql2 until the server answers SELECT 1; returns when it does. */
+  async waitReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`mariadbd exited during startup:\n${this.errorLogTail()}`);
+      try {
+        const conn = await createConnection({ host: '127.0.0.1', port: this.port, user: 'root', connectTimeout: 500 });
+        try {
+          await conn.query('SELECT 1');
+          return;
+        } finally {
+          await conn.end().catch(() => undefined);
+        }
+      } catch (e) {
+        last = e;
+        await sleep(25);
+      }
+    }
+    throw new Error(`mariadbd did not accept connections within ${timeoutMs} ms (${String(last)}):\n${this.errorLogTail()}`);
+  }
+
+  async sql(statement: string): Promise<void> {
+    const conn = await createConnection({ host: '127.0.0.1', port: this.port, user: 'root', connectTimeout: 2000 });
+    try {
+      await conn.query(statement);
+    } finally {
+      await conn.end().catch(() => undefined);
+    }
+  }
+}
+
+interface Reply {
+  status: number;
+  body: any;
+  retryAfter: string | null;
+  startedAt: number;
+  endedAt: number;
+  ms: number;
+}
+
+const describeIfMariadb = hasMariadb ? describe : describe.skip;
+if (!hasMariadb) process.stdout.write('\ndb-fault spec skipped: mariadbd and mariadb-install-db (or mysql_install_db) are not installed\n');
+
+describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMariadb ? '' : ' (skipped: mariadbd or mariadb-install-db not installed)'}`, () => {
+  let dir: string;
+  let db: ThrowawayMariadb;
+  let t: TestApp | undefined;
+  let base: string;
+  let admin: string;
+  /** Created before the fault, used to exercise every route after it. */
+  let productID: string;
+  const orgID = `org_fault_${process.pid}`;
+
+  async function call(method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string | number>; body?: unknown; token?: string | null } = {}): Promise<Reply> {
+    const url = new URL(path, base);
+    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {};
+    const token = opts.token === undefined ? admin : opts.token;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+    const startedAt = Date.now();
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.timeout(CLIENT_ABORT_MS),
+    });
+    const text = await res.text();
+    const endedAt = Date.now();
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // keep the text
+    }
+    return { status: res.status, body, retryAfter: res.headers.get('retry-after'), startedAt, endedAt, ms: endedAt - startedAt };
+  }
+
+  /** The 503 envelope the contract promises while the database is gone. */
+  function expect503(r: Reply, what: string): void {
+    expect({ what, status: r.status, body: r.body }).toEqual({ what, status: 503, body: { error: 503, message: expect.any(String) } });
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'irs-dbfault-'));
+    db = new ThrowawayMariadb(dir, await freePort());
+    db.install();
+    db.start();
+    await db.waitReady(30_000);
+    await db.sql('CREATE DATABASE irs_fault CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+    t = await startApp({
+      DATABASE_URL: `mariadb://root@127.0.0.1:${db.port}/irs_fault`,
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      MIGRATIONS_RUN: 'true',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_MAX: '1000000',
+    });
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as { port: number };
+    base = `http://127.0.0.1:${port}`;
+    admin = await adminToken(t);
+    const created = await call('POST', '/v1/products/addOne', { body: { name: 'fault fixture', orgID } });
+    expect(created.status).toBe(201);
+    productID = created.body.result.productID;
+  }, 90_000);
+
+  afterAll(async () => {
+    try {
+      await t?.close();
+    } finally {
+      await db?.kill();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  // Shared across the steps below, which run in order.
+  const writes: (Reply & { i: number; productID?: string })[] = [];
+  let killStartedAt = 0;
+  let killedAt = 0;
+  let freshToken: string;
+
+  it('answers 503 within a bounded time, never 500, while the database is killed under a write load', async () => {
+    // A token never used before the fault: its first check needs the database, which must mean 503, not 401.
+    freshToken = await adminToken(t!);
+    let next = 0;
+    let done = 0;
+    let killing: Promise<void> | undefined;
+    const loopDeadline = Date.now() + 60_000;
+
+    const worker = async () => {
+      while (next < MAX_WRITES && Date.now() < loopDeadline) {
+        const i = next++;
+        const r = await call('POST', '/v1/products/addOne', { body: { name: `fault write ${i}`, orgID } });
+        writes.push({ ...r, i, productID: r.status === 201 ? r.body?.result?.productID : undefined });
+        if (++done === KILL_AFTER_WRITES) {
+          killStartedAt = Date.now();
+          killing = db.kill().then(() => {
+            killedAt = Date.now();
+          });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
+    await killing;
+    expect(killedAt).toBeGreaterThan(0);
+
+    const before = writes.filter((w) => w.endedAt < killStartedAt);
+    const straddling = writes.filter((w) => w.endedAt >= killStartedAt && w.startedAt < killedAt);
+    const outage = writes.filter((w) => w.startedAt >= killedAt);
+
+    // Before the kill everything was written; across it, only 201 or 503; after it, 503 and quickly.
+    expect(before.filter((w) => w.status !== 201).map((w) => [w.status, w.body])).toEqual([]);
+    expect(straddling.filter((w) => w.status !== 201 && w.status !== 503).map((w) => [w.status, w.body])).toEqual([]);
+    expect(outage.length).toBeGreaterThan(0);
+    for (const w of [...straddling.filter((x) => x.status === 503), ...outage]) expect503(w, `write ${w.i}`);
+    expect(outage.every((w) => w.retryAfter === '5')).toBe(true);
+    const slowest = Math.max(...writes.filter((w) => w.endedAt >= killStartedAt).map((w) => w.ms));
+    expect(slowest).toBeLessThan(OUTAGE_REQUEST_BOUND_MS);
+
+    const first503 = Math.min(...writes.filter((w) => w.status === 503).map((w) => w.endedAt));
+    process.stdout.write(
+      `\ndb fault: writes ${writes.length} (201 before the kill: ${before.length}, across it: ${straddling.length}, during the outage: ${outage.length}); ` +
+        `kill took ${killedAt - killStartedAt} ms; first 503 ${first503 - killStartedAt} ms after the kill; slowest request after the kill ${slowest} ms\n`,
+    );
+  });
+
+  it('answers /health, a burst of reads and a never-seen token with 503 while the database is down', async () => {
+    expect(killedAt).toBeGreaterThan(0);
+    expect(db.running).toBe(false);
+
+    const health = await call('GET', '/health', { token: null });
+    expect503(health, 'health');
+    expect(health.ms).toBeLessThan(OUTAGE_REQUEST_BOUND_MS);
+
+    // A burst far beyond the pool size: every request comes back, none waits in an unbounded queue.
+    const burstStarted = Date.now();
+    const burst = await Promise.all(Array.from({ length: BURST }, () => call('GET', '/v1/products/getOne', { query: { productID } })));
+    const burstMs = Date.now() - burstStarted;
+    for (const [i, r] of burst.entries()) expect503(r, `burst ${i}`);
+    expect(burstMs).toBeLessThan(OUTAGE_REQUEST_BOUND_MS);
+
+    // Token verification needs the database when the token is not cached: 503, never 401.
+    const unseen = await call('GET', '/v1/products/getList', { query: { orgID }, token: freshToken });
+    expect503(unseen, 'never-seen token');
+
+    // Every route family, reads and writes.
+    const routes = await Promise.all([
+      call('GET', '/v1/products/getList', { query: { orgID } }),
+      call('POST', '/v1/interviews/addOne', { body: { productID, interviewName: 'during outage' } }),
+      call('GET', '/v1/invites/getList', { query: { productID } }),
+      call('GET', '/v1/profiles/getList', { query: { productID } }),
+    ]);
+    for (const [i, r] of routes.entries()) expect503(r, `route ${i}`);
+    const slowest = Math.max(...routes.map((r) => r.ms), ...burst.map((r) => r.ms));
+    expect(slowest).toBeLessThan(OUTAGE_REQUEST_BOUND_MS);
+    process.stdout.write(`db fault: /health 503 in ${health.ms} ms; burst of ${BURST} reads all 503 in ${burstMs} ms; slowest outage request ${slowest} ms\n`);
+  });
+
+  it('answers every route again within 5 s of the database coming back', async () => {
+    expect(db.running).toBe(false);
+    db.start();
+    const restartedAt = Date.now();
+    await db.waitReady(30_000);
+    const dbReadyAt = Date.now();
+
+    // Poll /health and the full route set until all are 2xx, bounded well past the 5 s budget so a
+    // slow recovery is measured, not just reported as a timeout.
+    const pollDeadline = dbReadyAt + RECOVERY_BOUND_MS * 3;
+    let healthAt = 0;
+    let allOkAt = 0;
+    let lastFailure: unknown;
+    while (Date.now() < pollDeadline && (!healthAt || !allOkAt)) {
+      if (!healthAt) {
+        const h = await call('GET', '/health', { token: null });
+        if (h.status === 200) healthAt = h.endedAt;
+        else lastFailure = ['health', h.status, h.body];
+      }
+      if (!allOkAt) {
+        const failures = await everyRoute();
+        if (failures.length === 0) allOkAt = Date.now();
+        else lastFailure = failures;
+      }
+      if (!healthAt || !allOkAt) await sleep(100);
+    }
+    process.stdout.write(
+      `db fault: mariadbd accepted connections ${dbReadyAt - restartedAt} ms after the restart; ` +
+        `/health 200 after ${healthAt ? `${healthAt - dbReadyAt} ms` : 'never'}; every route 2xx after ${allOkAt ? `${allOkAt - dbReadyAt} ms` : 'never'}\n`,
+    );
+    expect({ healthAt: !!healthAt, allOkAt: !!allOkAt, lastFailure: healthAt && allOkAt ? undefined : lastFailure }).toEqual({ healthAt: true, allOkAt: true, lastFailure: undefined });
+    expect(healthAt - dbReadyAt).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+    expect(allOkAt - dbReadyAt).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+  });
+
+  /** Calls every route once, in dependency order; returns what was not 2xx. */
+  async function everyRoute(): Promise<unknown[]> {
+    const failures: unknown[] = [];
+    const check = (name: string, r: Reply) => {
+      if (r.status < 200 || r.status > 299) failures.push([name, r.status, r.body]);
+      return r.status >= 200 && r.status <= 299;
+    };
+    check('products/getOne', await call('GET', '/v1/products/getOne', { query: { productID } }));
+    check('products/getList', await call('GET', '/v1/products/getList', { query: { orgID } }));
+    check('profiles/getList', await call('GET', '/v1/profiles/getList', { query: { productID } }));
+    const interview = await call('POST', '/v1/interviews/addOne', { body: { productID, interviewName: 'after recovery' } });
+    if (!check('interviews/addOne', interview)) return failures;
+    const interviewID = interview.body.result.interviewID as string;
+    check('interviews/getOne', await call('GET', '/v1/interviews/getOne', { query: { interviewID } }));
+    const invites = await call('GET', '/v1/invites/createInvites', { query: { interviewID, count: 1 } });
+    if (!check('invites/createInvites', invites)) return failures;
+    const linkID = String(invites.body.result[0]).split('/').pop()!;
+    check('invites/getOne', await call('GET', '/v1/invites/getOne', { query: { linkID } }));
+    check('invites/getList', await call('GET', '/v1/invites/getList', { query: { interviewID } }));
+    return failures;
+  }
+
+  it('keeps every write that was acknowledged with 201', async () => {
+    const acknowledged = writes.filter((w) => w.status === 201);
+    const beforeKill = acknowledged.filter((w) => w.endedAt < killStartedAt);
+    expect(beforeKill.length).toBeGreaterThanOrEqual(KILL_AFTER_WRITES - WRITE_CONCURRENCY);
+    const missing: unknown[] = [];
+    for (let i = 0; i < acknowledged.length; i += 8) {
+      const chunk = acknowledged.slice(i, i + 8);
+      const reads = await Promise.all(chunk.map((w) => call('GET', '/v1/products/getOne', { query: { productID: w.productID! } })));
+      reads.forEach((r, j) => {
+        if (r.status !== 200 || r.body?.result?.name !== `fault write ${chunk[j].i}`) missing.push([chunk[j].productID, r.status, r.body]);
+      });
+    }
+    expect(missing).toEqual([]);
+    process.stdout.write(`writes verified after fault: ${acknowledged.length} (acknowledged before the kill: ${beforeKill.length})\n`);
+  });
+});
