@@ -30,3 +30,8 @@ export const jsonText: ValueTransformer = {
   to: (value: unknown) => (value === undefined ? undefined : value === null ? null : JSON.stringify(value)),
   from: (value: string | null) => (value === null || value === undefined ? null : JSON.parse(value)),
 };
+
+/** A datetime from a raw select: mysql2 gives a Date (timezone 'Z'), SQLite the text TypeORM stored. */
+export function rawDate(value: Date | string): Date {
+  return typeof value === 'string' ? new Date(`${value.replace(' ', 'T')}Z`) : value;
+}

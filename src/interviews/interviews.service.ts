@@ -6,6 +6,7 @@ import { canSee } from '../auth/scope';
 import { AppConfig } from '../config/app-config';
 import { InterviewHasInvitesException, InterviewNotFoundException, ProductNotFoundException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
+import { rawDate } from '../database/column-types';
 import { Page, applyPage, toPage } from '../common/pagination';
 import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
@@ -16,7 +17,7 @@ import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { Interview } from './interview.entity';
 
-function toDto(i: Interview): InterviewDto {
+function toDto(i: InterviewDto): InterviewDto {
   return {
     interviewID: i.interviewID,
     productID: i.productID,
@@ -63,7 +64,7 @@ export class InterviewsService {
     // Read, check and write in one transaction so that a concurrent createInvites cannot slip
     // invites in between the "no invites yet" check and the move.
     await this.dataSource.transaction(async (em) => {
-      const interview = await this.findVisibleWith(em.getRepository(Interview), em.getRepository(Product), dto.interviewID, principal, true);
+      const interview = await this.findVisibleForUpdate(em.getRepository(Interview), em.getRepository(Product), dto.interviewID, principal);
       if (dto.productID !== undefined && dto.productID !== interview.productID) {
         const target = await em.getRepository(Product).findOneBy({ productID: dto.productID });
         if (!target || !canSee(principal, target)) throw new ProductNotFoundException(dto.productID);
@@ -84,26 +85,39 @@ export class InterviewsService {
 
   async list(query: ListInterviewsQueryDto, principal: Principal): Promise<Page<InterviewDto>> {
     await this.productsService.findVisible(query.productID, principal);
-    const qb = this.interviews.createQueryBuilder('i').where('i.product_id = :productID', { productID: query.productID });
-    const rows = await applyPage(qb, 'i.created_at', 'i.id', query).getMany();
-    return toPage(rows, query, (r) => [r.createdAt, r.interviewID], toDto);
+    const qb = this.interviews
+      .createQueryBuilder('i')
+      .select('i.id', 'interviewID')
+      .addSelect('i.product_id', 'productID')
+      .addSelect('i.name', 'interviewName')
+      .addSelect('i.guidelines', 'guidelines')
+      .addSelect('i.user_id', 'userID')
+      .addSelect('i.interviewer', 'interviewer')
+      .addSelect('i.created_at', 'createdAt')
+      .where('i.product_id = :productID', { productID: query.productID });
+    const rows = await applyPage(qb, 'i.created_at', 'i.id', query).getRawMany<InterviewDto & { createdAt: Date | string }>();
+    return toPage(rows, query, (r) => [rawDate(r.createdAt), r.interviewID], toDto);
   }
 
   /** The interview when it exists and its product is visible to the caller; otherwise 404. */
   async findVisible(interviewID: string, principal: Principal): Promise<Interview> {
-    return this.findVisibleWith(this.interviews, this.dataSource.getRepository(Product), interviewID, principal, false);
+    // One query: the interview with its product's owners, for the visibility check.
+    const interview = await this.interviews
+      .createQueryBuilder('i')
+      .innerJoin('i.product', 'p')
+      .addSelect(['p.productID', 'p.orgID', 'p.userID'])
+      .where('i.id = :interviewID', { interviewID })
+      .getOne();
+    if (!interview || !interview.product || !canSee(principal, interview.product)) throw new InterviewNotFoundException(interviewID);
+    delete interview.product;
+    return interview;
   }
 
-  private async findVisibleWith(
-    interviews: Repository<Interview>,
-    products: Repository<Product>,
-    interviewID: string,
-    principal: Principal,
-    lock: boolean,
-  ): Promise<Interview> {
+  /** Inside a transaction: the interview row locked on MySQL (two queries, so only that row is locked). */
+  private async findVisibleForUpdate(interviews: Repository<Interview>, products: Repository<Product>, interviewID: string, principal: Principal): Promise<Interview> {
     const interview = await interviews.findOne({
       where: { interviewID },
-      ...(lock && this.dataSource.options.type !== 'better-sqlite3' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      ...(this.dataSource.options.type !== 'better-sqlite3' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     if (!interview) throw new InterviewNotFoundException(interviewID);
     const product = await products.findOneBy({ productID: interview.productID });

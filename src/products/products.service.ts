@@ -5,16 +5,17 @@ import { canSee, productScopeSql } from '../auth/scope';
 import type { Principal } from '../auth/principal';
 import { MissingFilterException, OutOfScopeException, ProductNotFoundException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
+import { rawDate } from '../database/column-types';
 import { Page, applyPage, toPage } from '../common/pagination';
 import { CreateProductDto } from './dto/create-product.dto';
-import { PRODUCT_FIELDS, ProductDto } from './dto/product.dto';
+import { ProductDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/product-queries.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
 import { Product } from './product.entity';
 
 const OPTIONAL_FIELDS = ['desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
 
-function toDto(p: Product): ProductDto {
+function toDto(p: ProductDto): ProductDto {
   return { productID: p.productID, name: p.name, desc: p.desc, orgID: p.orgID, userID: p.userID, url: p.url, imageLink: p.imageLink };
 }
 
@@ -65,13 +66,23 @@ export class ProductsService {
 
   async list(query: ListProductsQueryDto, principal: Principal): Promise<Page<ProductDto>> {
     if (query.orgID === undefined && query.userID === undefined) throw new MissingFilterException(['orgID', 'userID']);
-    const qb = this.products.createQueryBuilder('p').select([...PRODUCT_FIELDS, 'createdAt'].map((f) => `p.${f}`));
+    // Raw rows, not entities: hydrating 1,000 entities costs about twice the query itself.
+    const qb = this.products
+      .createQueryBuilder('p')
+      .select('p.id', 'productID')
+      .addSelect('p.name', 'name')
+      .addSelect('p.description', 'desc')
+      .addSelect('p.org_id', 'orgID')
+      .addSelect('p.user_id', 'userID')
+      .addSelect('p.url', 'url')
+      .addSelect('p.image_link', 'imageLink')
+      .addSelect('p.created_at', 'createdAt');
     if (query.orgID !== undefined) qb.andWhere('p.org_id = :orgID', { orgID: query.orgID });
     if (query.userID !== undefined) qb.andWhere('p.user_id = :userID', { userID: query.userID });
     const scope = productScopeSql(principal, 'p');
     if (scope) qb.andWhere(scope.sql, scope.params);
-    const rows = await applyPage(qb, 'p.created_at', 'p.id', query).getMany();
-    return toPage(rows, query, (r) => [r.createdAt, r.productID], toDto);
+    const rows = await applyPage(qb, 'p.created_at', 'p.id', query).getRawMany<ProductDto & { createdAt: Date | string }>();
+    return toPage(rows, query, (r) => [rawDate(r.createdAt), r.productID], toDto);
   }
 
   /** The product when it exists and the caller may see it; otherwise 404 (never 403). */

@@ -24,8 +24,6 @@ export class ProductDto {
   imageLink: string | null;
 }
 
-export const PRODUCT_FIELDS = ['productID', 'name', 'desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
-
 export class ProductIdResultDto {
   @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
   productID: string;
