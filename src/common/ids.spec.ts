@@ -1,4 +1,4 @@
-import { newLinkId, uuidv7 } from './ids';
+import { newLinkId, newLinkIds, uuidv7 } from './ids';
 
 describe('uuidv7', () => {
   it('produces RFC 9562 version 7 identifiers', () => {
@@ -27,5 +27,15 @@ describe('newLinkId', () => {
   it('does not repeat', () => {
     const ids = new Set(Array.from({ length: 10000 }, newLinkId));
     expect(ids.size).toBe(10000);
+  });
+});
+
+describe('newLinkIds', () => {
+  it('makes n distinct URL-safe 192-bit ids', () => {
+    const ids = newLinkIds(1000);
+    expect(ids).toHaveLength(1000);
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(Buffer.from(id, 'base64url')).toHaveLength(24);
+    expect(ids.every((id) => /^[A-Za-z0-9_-]{32}$/.test(id))).toBe(true);
   });
 });

@@ -38,3 +38,11 @@ export function uuidv7(now: number = Date.now()): string {
 export function newLinkId(): string {
   return randomBytes(24).toString('base64url');
 }
+
+/** n linkIDs from one CSPRNG call (a call per id was 8% of a 1,000-invite request). */
+export function newLinkIds(n: number): string[] {
+  const bytes = randomBytes(24 * n);
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = bytes.subarray(i * 24, (i + 1) * 24).toString('base64url');
+  return out;
+}

@@ -35,3 +35,8 @@ export const jsonText: ValueTransformer = {
 export function rawDate(value: Date | string): Date {
   return typeof value === 'string' ? new Date(`${value.replace(' ', 'T')}Z`) : value;
 }
+
+/** A Date as both engines store DATETIME(3) here: UTC text 'YYYY-MM-DD HH:MM:SS.mmm' (what TypeORM writes on SQLite). */
+export function sqlDate(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}

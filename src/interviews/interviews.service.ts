@@ -101,16 +101,22 @@ export class InterviewsService {
 
   /** The interview when it exists and its product is visible to the caller; otherwise 404. */
   async findVisible(interviewID: string, principal: Principal): Promise<Interview> {
-    // One query: the interview with its product's owners, for the visibility check.
+    const { interview } = await this.findVisibleWithOwners(interviewID, principal);
+    return interview;
+  }
+
+  /** One query: the interview and its product's owners (which decide visibility); 404 when not visible. */
+  async findVisibleWithOwners(interviewID: string, principal: Principal): Promise<{ interview: Interview; product: Pick<Product, 'productID' | 'orgID' | 'userID'> }> {
     const interview = await this.interviews
       .createQueryBuilder('i')
       .innerJoin('i.product', 'p')
       .addSelect(['p.productID', 'p.orgID', 'p.userID'])
       .where('i.id = :interviewID', { interviewID })
       .getOne();
-    if (!interview || !interview.product || !canSee(principal, interview.product)) throw new InterviewNotFoundException(interviewID);
+    const product = interview?.product;
+    if (!interview || !product || !canSee(principal, product)) throw new InterviewNotFoundException(interviewID);
     delete interview.product;
-    return interview;
+    return { interview, product };
   }
 
   /** Inside a transaction: the interview row locked on MySQL (two queries, so only that row is locked). */

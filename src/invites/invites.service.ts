@@ -5,8 +5,8 @@ import type { Principal } from '../auth/principal';
 import { canSee, productScopeSql } from '../auth/scope';
 import { AppConfig } from '../config/app-config';
 import { MissingFilterException, OutOfScopeException } from '../common/errors';
-import { newLinkId } from '../common/ids';
-import { rawDate } from '../database/column-types';
+import { newLinkIds } from '../common/ids';
+import { rawDate, sqlDate } from '../database/column-types';
 import type { InviteStatus } from './invite-status';
 import { Page, applyPage, toPage } from '../common/pagination';
 import { InterviewsService } from '../interviews/interviews.service';
@@ -16,6 +16,12 @@ import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
 import { InviteNotFoundException } from './invite-lifecycle.service';
 import { Invite } from './invite.entity';
+
+const INSERT_CHUNK = 1000;
+
+const RAW_INVITE_COLUMNS =
+  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
+  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.conversation AS conversation';
 
 interface RawInvite {
   linkID: string;
@@ -74,13 +80,12 @@ export class InvitesService {
   async createInvites(query: CreateInvitesQueryDto, principal: Principal): Promise<string[]> {
     const max = this.config.maxInvitesPerRequest;
     if (query.count < 1 || query.count > max) throw new BadRequestException(`count must be from 1 to ${max}`);
-    const interview = await this.interviewsService.findVisible(query.interviewID, principal);
-    // A named product the caller cannot see is 404 like any other identifier, before the mismatch check.
-    if (query.productID !== undefined) await this.productsService.findVisible(query.productID, principal);
+    const { interview, product } = await this.interviewsService.findVisibleWithOwners(query.interviewID, principal);
     if (query.productID !== undefined && query.productID !== interview.productID) {
+      // A named product the caller cannot see is 404 like any other identifier, before the mismatch (400).
+      await this.productsService.findVisible(query.productID, principal);
       throw new BadRequestException(`productID ${JSON.stringify(query.productID)} is not the product of interview ${JSON.stringify(interview.interviewID)}`);
     }
-    const product = await this.productsService.findVisible(interview.productID, principal);
     const orgID = query.orgID ?? product.orgID;
     if (query.orgID !== undefined && !principal.isAdmin && query.orgID !== principal.orgID) {
       throw new OutOfScopeException('an invite of another organization');
@@ -90,38 +95,36 @@ export class InvitesService {
 
   /** The domain operation behind createInvites, also used by the demo-data command. */
   async insertInvites(interviewID: string, productID: string, orgID: string | null, count: number, createdAt = new Date()): Promise<string[]> {
-    const rows: Partial<Invite>[] = [];
-    for (let i = 0; i < count; i++) {
-      rows.push({
-        linkID: newLinkId(),
-        interviewID,
-        productID,
-        orgID,
-        userInfo: null,
-        status: 'pending',
-        createdAt,
-        completedOn: null,
-        conversation: [],
-        updatedAt: createdAt,
-      });
-    }
+    const linkIDs = newLinkIds(count);
+    const at = sqlDate(createdAt);
+    // Plain SQL: TypeORM's query builder spent two thirds of this request assembling 10,000
+    // parameters. Constant columns are inlined; '?' placeholders work on mysql2 and better-sqlite3.
+    // Statements of at most INSERT_CHUNK rows (SQLite's variable limit), all in one transaction.
     await this.dataSource.transaction(async (em) => {
-      await em.createQueryBuilder().insert().into(Invite).values(rows).updateEntity(false).execute();
+      for (let start = 0; start < count; start += INSERT_CHUNK) {
+        const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
+        const params: (string | null)[] = [];
+        for (const linkID of chunk) params.push(linkID, interviewID, productID, orgID, at, at);
+        await em.query(
+          'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, user_info, status, completed_on, conversation) VALUES ' +
+            chunk.map(() => "(?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', '),
+          params,
+        );
+      }
     });
     const base = this.config.inviteBaseUrl;
-    return rows.map((r) => `${base}/${r.linkID}`);
+    return linkIDs.map((linkID) => `${base}/${linkID}`);
   }
 
   async getOne(linkID: string, principal: Principal): Promise<InviteDto> {
-    // One query: the invite with its product's owners, for the visibility check.
-    const invite = await this.invites
-      .createQueryBuilder('i')
-      .innerJoin('i.product', 'p')
-      .addSelect(['p.productID', 'p.orgID', 'p.userID'])
-      .where('i.link_id = :linkID', { linkID })
-      .getOne();
-    if (!invite || !invite.product || !canSee(principal, invite.product)) throw new InviteNotFoundException(linkID);
-    return toInviteDto(invite);
+    // One raw query: the invite with its product's owners, for the visibility check.
+    const [row]: (RawInvite & { ownerOrgID: string | null; ownerUserID: string | null })[] = await this.dataSource.query(
+      `SELECT ${RAW_INVITE_COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID
+       FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
+      [linkID],
+    );
+    if (!row || !canSee(principal, { orgID: row.ownerOrgID, userID: row.ownerUserID })) throw new InviteNotFoundException(linkID);
+    return fromRaw(row);
   }
 
   async list(query: ListInvitesQueryDto, principal: Principal): Promise<Page<InviteDto>> {

@@ -61,7 +61,14 @@ export class ProductsService {
   }
 
   async getOne(productID: string, principal: Principal): Promise<ProductDto> {
-    return toDto(await this.findVisible(productID, principal));
+    // Raw SQL on the hottest read: the query builder cost more CPU than the query ('?' and backticks
+    // work on both engines).
+    const [row]: ProductDto[] = await this.products.query(
+      'SELECT id AS productID, name, description AS `desc`, org_id AS orgID, user_id AS userID, url, image_link AS imageLink FROM products WHERE id = ?',
+      [productID],
+    );
+    if (!row || !canSee(principal, row)) throw new ProductNotFoundException(productID);
+    return toDto(row);
   }
 
   async list(query: ListProductsQueryDto, principal: Principal): Promise<Page<ProductDto>> {
