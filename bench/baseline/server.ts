@@ -27,7 +27,8 @@ import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
 import { loadConfig } from '../../src/config/app-config';
 import { isDatabaseUnavailable, isDuplicateKey } from '../../src/common/database-errors';
-import { newLinkId, uuidv7 } from '../../src/common/ids';
+import { newLinkIds, uuidv7 } from '../../src/common/ids';
+import { sqlDate } from '../../src/database/column-types';
 
 const config = loadConfig(process.env);
 if (config.database.kind !== 'mysql') {
@@ -275,7 +276,8 @@ const routes: Record<string, Handler> = {
     }
     where += scopeSql(p, 'p', params);
     const [rows] = await pool.query<RowDataPacket[]>(
-      `SELECT p.id, p.name, p.description, p.org_id, p.user_id, p.url, p.image_link, p.created_at FROM products p WHERE ${where} ORDER BY p.created_at ASC, p.id ASC`,
+      // The service caps unpaged lists the same way (LIST_MAX_ROWS + 1), which also steers the plan onto the index.
+      `SELECT p.id, p.name, p.description, p.org_id, p.user_id, p.url, p.image_link, p.created_at FROM products p WHERE ${where} ORDER BY p.created_at ASC, p.id ASC LIMIT 100001`,
       params,
     );
     return [200, rows.map(productJson)];
@@ -339,7 +341,7 @@ const routes: Record<string, Handler> = {
     const scope = scopeSql(p, 'p', params);
     const join = scope ? ' INNER JOIN products p ON p.id = i.product_id' : '';
     const [rows] = await pool.query<RowDataPacket[]>(
-      `SELECT ${prefixed(INVITE_COLUMNS, 'i')} FROM invites i${join} WHERE ${where}${scope} ORDER BY i.created_at ASC, i.link_id ASC`,
+      `SELECT ${prefixed(INVITE_COLUMNS, 'i')} FROM invites i${join} WHERE ${where}${scope} ORDER BY i.created_at ASC, i.link_id ASC LIMIT 100001`,
       params,
     );
     return [200, rows.map(inviteJson)];
@@ -364,13 +366,19 @@ const routes: Record<string, Handler> = {
       throw new HttpError(403, 'an invite of another organization would not be visible to this token afterwards; a token may only write within its own organization or user');
     }
     const orgID = q.orgID ?? interview.p_org_id;
-    const now = new Date();
-    const rows: unknown[][] = [];
-    for (let i = 0; i < count; i++) rows.push([newLinkId(), interview.id, interview.product_id, orgID, null, 'pending', now, null, '[]', now]);
+    // The same statement as the service's insertInvites: constant columns inlined, one CSPRNG call.
+    const at = sqlDate(new Date());
+    const linkIDs = newLinkIds(count);
+    const params: (string | null)[] = [];
+    for (const linkID of linkIDs) params.push(linkID, interview.id, interview.product_id, orgID, at, at);
     const conn = await pool.getConnection();
     try {
       await conn.beginTransaction();
-      await conn.query(`INSERT INTO invites (${INVITE_COLUMNS}) VALUES ?`, [rows]);
+      await conn.query(
+        'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, user_info, status, completed_on, conversation) VALUES ' +
+          linkIDs.map(() => "(?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', '),
+        params,
+      );
       await conn.commit();
     } catch (error) {
       await conn.rollback().catch(() => undefined);
@@ -379,7 +387,7 @@ const routes: Record<string, Handler> = {
       conn.release();
     }
     const base = config.inviteBaseUrl;
-    return [200, rows.map((r) => `${base}/${r[0] as string}`)];
+    return [200, linkIDs.map((linkID) => `${base}/${linkID}`)];
   },
 };
 
