@@ -8,7 +8,7 @@
  *  2. starts the built service (node dist/src/main.js, production settings and logging) and the
  *     baseline (node dist/bench/baseline/server.js), checks that both answer every operation alike;
  *  3. drives each operation with autocannon in a separate process (dist/bench/load.js), same
- *     connections and duration, service then baseline, for --rounds rounds, sampling each server's
+ *     connections and duration, the two in alternating order round by round, sampling each server's
  *     RSS from /proc; then times sequential requests at growing sizes (how cost grows per row);
  *  4. prints a markdown report and writes it to bench/results/latest.md (raw numbers: latest.json).
  *
@@ -278,6 +278,12 @@ async function waitDbIdle(pool: Pool, database: string): Promise<void> {
  * Deletes what the write operations added, so every measurement sees the same dataset. Waits for
  * the writes still running when the load generator stopped, and retries a DELETE that deadlocks with one.
  */
+/** Deletes what a write measurement added, then gives InnoDB's purge a moment before the next one. */
+async function settleAfterCleanup(pool: Parameters<typeof cleanWrites>[0], dataset: Parameters<typeof cleanWrites>[1]): Promise<void> {
+  await cleanWrites(pool, dataset);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+}
+
 async function cleanWrites(pool: Pool, d: Dataset): Promise<void> {
   await waitDbIdle(pool, d.database);
   for (let attempt = 1; ; attempt++) {
@@ -829,15 +835,18 @@ async function main(): Promise<void> {
     await cleanWrites(pool, dataset);
     log('Both servers answer every operation alike.');
 
-    // 3. Load: round by round, each operation against the service then the baseline.
+    // 3. Load: round by round, each operation against both servers. The order alternates by round:
+    // the rows a write measurement leaves are deleted after it, and InnoDB purges them in the
+    // background, which would otherwise always slow whichever server goes second.
     const perMeasurement = o.duration + warmupSeconds(o);
     const scaleSeconds = Math.max(1, Math.round(o.duration / 5));
     const estimate = o.rounds * (OPS.length * 2 * (perMeasurement + 1) + SCALING.length * 2 * (scaleSeconds + 1));
     log(`Measuring: about ${Math.ceil(estimate / 60)} min.`);
 
     for (let round = 1; round <= o.rounds; round++) {
+      const order = round % 2 === 1 ? servers : [...servers].reverse();
       for (const run of opRuns) {
-        for (const server of servers) {
+        for (const server of order) {
           const m = await drive(server, run.op, dataset, token, o);
           assertAlive(server);
           await waitQuiet(server);
@@ -847,16 +856,16 @@ async function main(): Promise<void> {
             `[${round}/${o.rounds}] ${run.op.label.padEnd(36)} ${server.name.padEnd(8)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${ms(m.latencyMs.p50).padStart(6)} ms  ` +
               `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
           );
-          if (run.op.write) await cleanWrites(pool, dataset);
+          if (run.op.write) await settleAfterCleanup(pool, dataset);
         }
       }
       for (const run of scaleRuns) {
-        for (const server of servers) {
+        for (const server of order) {
           const t = await timeSequential(server, run.c.path(dataset), token, scaleSeconds);
           assertAlive(server);
           run[server.name].push(t.medianMs);
           log(`[${round}/${o.rounds}] ${`${run.c.key} × ${run.c.rows}`.padEnd(36)} ${server.name.padEnd(8)} ${ms(t.medianMs).padStart(6)} ms/request (${t.n} sequential)`);
-          if (run.c.write) await cleanWrites(pool, dataset);
+          if (run.c.write) await settleAfterCleanup(pool, dataset);
         }
       }
     }
