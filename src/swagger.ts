@@ -10,7 +10,7 @@ invites and profiles of those products. Records a token cannot see answer 404 an
 leave a record outside the caller's scope is 403.
 
 **Envelope.** Success: \`{"result": ...}\`, 201 for addOne, 200 otherwise. Error: \`{"error": <HTTP status>, "message": "..."}\`.
-Every response carries \`X-Request-Id\`; authenticated ones carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`.
+Every response carries \`X-Request-Id\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (the limit counts per token).
 
 **Input.** Unknown fields and query keys are refused (400), as are repeated query keys, NUL characters and unpaired surrogates.
 POST bodies must be JSON objects with \`Content-Type: application/json\` (415 otherwise). \`null\` clears an optional field.

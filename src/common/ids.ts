@@ -36,7 +36,7 @@ export function uuidv7(now: number = Date.now()): string {
 
 /** An invite's linkID is the secret in its URL: 192 bits from the CSPRNG, base64url (32 chars). */
 export function newLinkId(): string {
-  return randomBytes(24).toString('base64url');
+  return newLinkIds(1)[0];
 }
 
 /** n linkIDs from one CSPRNG call (a call per id was 8% of a 1,000-invite request). */

@@ -19,9 +19,19 @@ import { Invite } from './invite.entity';
 
 const INSERT_CHUNK = 1000;
 
-const RAW_INVITE_COLUMNS =
-  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
-  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.conversation AS conversation';
+/** The columns of an invite as the API names them, for the raw reads (getOne and getList). */
+const INVITE_COLUMNS: [column: string, alias: keyof RawInvite][] = [
+  ['i.link_id', 'linkID'],
+  ['i.interview_id', 'interviewID'],
+  ['i.product_id', 'productID'],
+  ['i.org_id', 'orgID'],
+  ['i.user_info', 'userInfo'],
+  ['i.status', 'status'],
+  ['i.created_at', 'createdAt'],
+  ['i.completed_on', 'completedOn'],
+  ['i.conversation', 'conversation'],
+];
+const RAW_INVITE_COLUMNS = INVITE_COLUMNS.map(([column, alias]) => `${column} AS ${alias}`).join(', ');
 
 interface RawInvite {
   linkID: string;
@@ -46,20 +56,6 @@ function fromRaw(r: RawInvite): InviteDto {
     timestamp: rawDate(r.createdAt).toISOString(),
     completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
     conversation: JSON.parse(r.conversation),
-  };
-}
-
-export function toInviteDto(i: Invite): InviteDto {
-  return {
-    linkID: i.linkID,
-    interviewID: i.interviewID,
-    productID: i.productID,
-    orgID: i.orgID,
-    userInfo: i.userInfo,
-    status: i.status,
-    timestamp: i.createdAt.toISOString(),
-    completed_on: i.completedOn ? i.completedOn.toISOString() : null,
-    conversation: i.conversation,
   };
 }
 
@@ -133,17 +129,8 @@ export class InvitesService {
     if (query.interviewID !== undefined) await this.interviewsService.findVisible(query.interviewID, principal);
     if (query.productID !== undefined) await this.productsService.findVisible(query.productID, principal);
     // Raw rows: entity hydration of 1,000 invites costs more than the query.
-    const qb = this.invites
-      .createQueryBuilder('i')
-      .select('i.link_id', 'linkID')
-      .addSelect('i.interview_id', 'interviewID')
-      .addSelect('i.product_id', 'productID')
-      .addSelect('i.org_id', 'orgID')
-      .addSelect('i.user_info', 'userInfo')
-      .addSelect('i.status', 'status')
-      .addSelect('i.created_at', 'createdAt')
-      .addSelect('i.completed_on', 'completedOn')
-      .addSelect('i.conversation', 'conversation');
+    const qb = this.invites.createQueryBuilder('i').select([]);
+    for (const [column, alias] of INVITE_COLUMNS) qb.addSelect(column, alias);
     if (query.interviewID !== undefined) qb.andWhere('i.interview_id = :interviewID', { interviewID: query.interviewID });
     if (query.productID !== undefined) qb.andWhere('i.product_id = :productID', { productID: query.productID });
     // Visibility was established through the filters above; the scope join is a second lock on the door.
