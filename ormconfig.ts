@@ -5,4 +5,4 @@ import { buildDataSourceOptions } from './src/database/data-source-options';
 
 // For the TypeORM CLI (npm run migration:run / migration:revert / migration:check). Built by the
 // same function the app uses; migrationsRun is off because the CLI runs them itself.
-export default new DataSource(buildDataSourceOptions({ ...loadConfig(process.env), migrationsRun: false }));
+export default new DataSource(buildDataSourceOptions({ ...loadConfig(), migrationsRun: false }));

@@ -21,11 +21,12 @@ export function createLogger(config: Pick<AppConfig, 'logLevel'>): ConsoleLogger
  * Builds the application exactly as production runs it: main.ts and the e2e tests both call this.
  * Nest's own body parser is off because JsonBodyMiddleware (registered in AppModule) parses bodies.
  */
-export async function createApp(): Promise<NestExpressApplication> {
-  const config = loadConfig(process.env);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+export async function createApp(config: AppConfig = loadConfig()): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     logger: createLogger(config),
+    // A failure while building the app rejects (main.ts prints it and exits 1) instead of process.abort().
+    abortOnError: false,
     // On shutdown, requests arriving on kept-alive connections get 503 + Connection: close
     // instead of being served, so a chatty client cannot keep the process alive past SIGTERM.
     return503OnClosing: true,

@@ -1,6 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
@@ -10,36 +9,26 @@ import { RequestContextMiddleware } from './common/request-context.middleware';
 import { ResultInterceptor } from './common/result.interceptor';
 import { SecurityMiddleware } from './common/security.middleware';
 import { createValidationPipe } from './common/validation';
-import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
-import { buildDataSourceOptions } from './database/data-source-options';
+import type { AppConfig } from './config/app-config';
+import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
-import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InterviewsModule } from './interviews/interviews.module';
 import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
-import { SeedModule } from './seed/seed.module';
 
 /**
- * Every global (guards, filter, interceptor, pipe, middleware) is registered here, so a test
- * that boots AppModule runs exactly what production runs.
+ * The HTTP service and nothing else. Every global (guards, filter, interceptor, pipe, middleware) is
+ * registered here, so a test that boots AppModule runs exactly what production runs.
  */
 @Module({
   imports: [
-    ConfigModule,
-    TypeOrmModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), retryAttempts: 10, retryDelay: 2000 }),
-    }),
     AuthModule,
-    IdempotencyModule,
     HealthModule,
     ProductsModule,
     InterviewsModule,
     InvitesModule,
     ProfilesModule,
-    SeedModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
@@ -49,6 +38,10 @@ import { SeedModule } from './seed/seed.module';
   ],
 })
 export class AppModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: AppModule, imports: [CoreModule.forRoot(config)] };
+  }
+
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(RequestContextMiddleware, SecurityMiddleware).forRoutes('*path');
     // Not on /docs: Swagger UI loads several assets per visit and needs no protection.

@@ -110,7 +110,7 @@ describe('Profiles API', () => {
       await expect(profiles.create({ productIDs: [productID], metadata: { sentiment: 2 } })).rejects.toThrow(/sentiment/);
       await expect(profiles.create({ productIDs: [productID], metadata: { interview_count: -1 } })).rejects.toThrow(/interview_count/);
       await expect(profiles.create({ productIDs: [productID], metadata: { source: 'rumour' } })).rejects.toThrow(/source/);
-      await expect(profiles.create({ productIDs: [productID], history: [{ type: 'gossip', id: 'x' }] })).rejects.toThrow(/history type/);
+      await expect(profiles.create({ productIDs: [productID], history: [{ type: 'gossip', id: 'x' }] })).rejects.toThrow(/history\.0\.type must be one of/);
     });
   });
 });

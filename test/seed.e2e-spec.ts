@@ -1,3 +1,7 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '../src/config/app-config';
+import { SeedModule } from '../src/seed/seed.module';
 import { SeedService, SeedProgress } from '../src/seed/seed.service';
 import { TestApp, bearer, startApp, tableCounts, uniq } from './helpers/app';
 
@@ -5,17 +9,23 @@ const quiet: SeedProgress = { start: () => undefined, tick: () => undefined, sto
 
 describe('Demo data (npm run seed)', () => {
   let t: TestApp;
+  let seeder: INestApplicationContext;
 
   beforeAll(async () => {
     t = await startApp();
+    // The seed command's own context, as `npm run seed` builds it; the HTTP app reads what it wrote.
+    seeder = await NestFactory.createApplicationContext(SeedModule.forRoot(loadConfig()), { logger: false, abortOnError: false });
   });
 
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await seeder?.close();
+    await t.close();
+  });
 
   it('creates products, interviews, invites in every status with transcripts, and profiles; its token sees them', async () => {
     const prefix = uniq('seed');
     const before = await tableCounts(t.db);
-    const result = await t.app.get(SeedService).run(
+    const result = await seeder.get(SeedService).run(
       { orgs: 2, users: 3, products: 6, interviews: 2, invites: 10, turns: 6, profiles: 2, seed: 7, prefix },
       quiet,
     );
@@ -52,8 +62,8 @@ describe('Demo data (npm run seed)', () => {
   it('can run twice over the same prefix without clashing', async () => {
     const prefix = uniq('seed');
     const options = { orgs: 1, users: 1, products: 2, interviews: 1, invites: 2, turns: 2, profiles: 1, seed: 1, prefix };
-    await t.app.get(SeedService).run(options, quiet);
-    const second = await t.app.get(SeedService).run(options, quiet);
+    await seeder.get(SeedService).run(options, quiet);
+    const second = await seeder.get(SeedService).run(options, quiet);
     const res = await t.http.get('/v1/products/getList').query({ orgID: `${prefix}-org-1` }).set(bearer(second.adminToken));
     expect(res.body.result).toHaveLength(4);
   });

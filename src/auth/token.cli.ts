@@ -55,7 +55,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const config: AppConfig = loadConfig(process.env);
+  const config: AppConfig = loadConfig();
   const dataSource = new DataSource({ ...buildDataSourceOptions(config), logging: ['error'] });
   await dataSource.initialize();
   try {

@@ -1,6 +1,6 @@
 import { BadRequestException, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, plainToInstance } from 'class-transformer';
 import {
   IsDefined,
   IsInt,
@@ -10,21 +10,44 @@ import {
   MaxLength,
   ValidateIf,
   ValidationOptions,
+  ValidatorOptions,
   registerDecorator,
+  validateSync,
 } from 'class-validator';
+import { COMMON_LIMITS } from './limits';
 
+/**
+ * One set of rules for every input: HTTP bodies and queries (the global pipe) and the domain writes
+ * that do not come through HTTP (validateInput). Unknown fields are refused by name; types and bounds
+ * are checked before any work.
+ */
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+};
 
-/** Global validation: unknown fields are refused by name, types and bounds checked before any work. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
+    ...VALIDATOR_OPTIONS,
     transform: true,
-    stopAtFirstError: true,
-    validationError: { target: false, value: false },
     exceptionFactory: (errors) => new BadRequestException(formatErrors(errors).join('; ')),
   });
+}
+
+/**
+ * Validates a domain write's input against its DTO class with the same rules and messages as an
+ * HTTP body (400 naming the field). An instance of the class came through the global pipe, which
+ * validated it already; anything else is converted and checked here.
+ */
+export function validateInput<T extends object>(cls: new () => T, input: T): T {
+  if (input instanceof cls) return input;
+  const instance = plainToInstance(cls, input);
+  const errors = validateSync(instance, VALIDATOR_OPTIONS);
+  if (errors.length > 0) throw new BadRequestException(formatErrors(errors).join('; '));
+  return instance;
 }
 
 export function formatErrors(errors: ValidationError[], parent = ''): string[] {
@@ -136,27 +159,29 @@ export function PatchRequiredText(o: FieldOptions): PropertyDecorator {
 
 /** An absolute http(s) URL; null clears it. */
 export function OptionalUrl(description: string, example: string): PropertyDecorator {
+  const max = COMMON_LIMITS.url;
   return applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'uri', nullable: true, description, example, maxLength: 2048 }),
+    ApiPropertyOptional({ type: String, format: 'uri', nullable: true, description, example, maxLength: max }),
     IsOptional(),
     IsString(typeMessage),
-    MaxLength(2048, { message: '$property must be at most 2048 characters long' }),
+    MaxLength(max, { message: `$property must be at most ${max} characters long` }),
     IsCleanText(),
     IsHttpUrl(),
   );
 }
 
-export const ID_MAX = 64;
-
 /** A record identifier in a query or body: required, a single string. */
 export function RequiredId(description: string, example: string): PropertyDecorator {
-  return RequiredText({ description, example, max: ID_MAX });
+  return RequiredText({ description, example, max: COMMON_LIMITS.idInput });
 }
 
-/** An optional identifier used as a list filter (orgID, userID, productID...). */
-export function OptionalId(description: string, example: string, max = ID_MAX): PropertyDecorator {
+/**
+ * An optional identifier used as a list filter (orgID, userID, productID...). No example: Swagger UI
+ * would pre-fill it, and a filter someone did not choose narrows their answer to nothing.
+ */
+export function OptionalId(description: string, max: number = COMMON_LIMITS.idInput): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: String, description, example, minLength: 1, maxLength: max }),
+    ApiPropertyOptional({ type: String, description, minLength: 1, maxLength: max }),
     IsOptional(),
     IsString({ message: '$property must be a string, given once' }),
     Length(1, max, { message: `$property must be 1 to ${max} characters long` }),
@@ -165,9 +190,9 @@ export function OptionalId(description: string, example: string, max = ID_MAX): 
 }
 
 /** A whole number from the query string. "12" becomes 12; "1.5", "1e3", "abc", arrays stay as they are and fail. */
-export function QueryInt(description: string, example: number): PropertyDecorator {
+export function QueryInt(description: string, example: number, maximum: number): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ type: 'integer', format: 'int32', description, example, minimum: 1, maximum: 10_000 }),
+    ApiProperty({ type: 'integer', format: 'int32', description, example, minimum: 1, maximum }),
     Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)),
     IsDefined({ message: '$property is required' }),
     IsInt({ message: '$property must be a whole number' }),

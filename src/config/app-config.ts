@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { INVITE_LIMITS } from '../invites/invite.limits';
+import { engineOf } from './engine';
 
 export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -18,8 +20,9 @@ export type DatabaseConfig =
 export class ConfigError extends Error {}
 
 /**
- * Typed, validated configuration. Built once from the environment by loadConfig();
- * the Nest app injects it by class, the CLIs and ormconfig.ts call loadConfig() themselves.
+ * Typed, validated configuration: the only reader of the environment. Built once per process (or per
+ * app in the tests) by loadConfig(); the Nest app injects it by class, the CLIs and ormconfig.ts
+ * call loadConfig() themselves.
  */
 export class AppConfig {
   readonly port: number;
@@ -40,10 +43,6 @@ export class AppConfig {
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/irs.sqlite';
-
-export function isMysqlUrl(url: string | undefined): boolean {
-  return !!url && /^(mysql|mariadb):\/\//i.test(url.trim());
-}
 
 type Env = Record<string, string | undefined>;
 
@@ -86,7 +85,7 @@ function readHttpUrl(env: Env, name: string, fallback: string): string {
 function readDatabase(env: Env): DatabaseConfig {
   const raw = env.DATABASE_URL?.trim();
   if (!raw) return { kind: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
-  if (isMysqlUrl(raw)) {
+  if (engineOf(raw) === 'mysql') {
     let url: URL;
     try {
       url = new URL(raw);
@@ -139,7 +138,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     migrationsRun: readBool(env, 'MIGRATIONS_RUN', true),
     inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', 'http://localhost:3000/i'),
     defaultInterviewer,
-    maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, 10000),
+    maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
     logLevel,
     tokenCacheTtlMs: readInt(env, 'TOKEN_CACHE_TTL_SECONDS', 30, 0, 3600) * 1000,
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

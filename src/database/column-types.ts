@@ -1,13 +1,12 @@
 import type { ColumnType, ValueTransformer } from 'typeorm';
-import { isMysqlUrl } from '../config/app-config';
+import { ENGINE } from '../config/engine';
 
 /**
  * Entities are declared once for both engines. MySQL's TEXT holds only 64 KB, too small for
- * guidelines and transcripts, and SQLite knows no MEDIUMTEXT; the engine is fixed per process
- * by DATABASE_URL, which is read here because decorators run at import time.
- * MEDIUMTEXT holds 16 MB (transcripts are promised 5 MB).
+ * guidelines and transcripts, and SQLite knows no MEDIUMTEXT. MEDIUMTEXT holds 16 MB
+ * (transcripts are promised 5 MB).
  */
-const MYSQL = isMysqlUrl(process.env.DATABASE_URL);
+const MYSQL = ENGINE === 'mysql';
 
 export const LONG_TEXT: ColumnType = MYSQL ? 'mediumtext' : 'text';
 
@@ -40,3 +39,12 @@ export function rawDate(value: Date | string): Date {
 export function sqlDate(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
+
+/**
+ * Find options that lock the rows read until the transaction ends (SELECT ... FOR UPDATE) on MySQL.
+ * SQLite has one writer at a time already, and TypeORM's better-sqlite3 driver refuses lock modes.
+ */
+export const FOR_UPDATE = MYSQL ? ({ lock: { mode: 'pessimistic_write' } } as const) : {};
+
+/** The same for raw SQL: appended to a SELECT. */
+export const FOR_UPDATE_SQL = MYSQL ? ' FOR UPDATE' : '';

@@ -3,6 +3,7 @@ import { ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
 import { ErrorResponseDto } from '../common/error-response.dto';
+import { IDEMPOTENCY_KEY_MAX } from './idempotency-record.entity';
 import { IdempotencyService } from './idempotency.service';
 
 /**
@@ -49,9 +50,9 @@ export function Idempotent(): MethodDecorator {
       name: 'Idempotency-Key',
       required: false,
       description:
-        'Up to 255 printable ASCII characters. The same key from the same token with the same parameters within 24 h replays the first success ' +
+        `Up to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters. The same key from the same token with the same parameters within 24 h replays the first success ` +
         '(same status and body, header Idempotent-Replayed: true) and creates nothing. Different parameters: 422. First request still running: 409.',
-      schema: { type: 'string', maxLength: 255, example: '7f3c2a9e-order-42' },
+      schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX },
     }),
     ApiResponse({ status: 409, description: 'A request with this Idempotency-Key is still in progress', schema: { $ref: getSchemaPath(ErrorResponseDto) } }),
     ApiResponse({ status: 422, description: 'The Idempotency-Key was used with different parameters', schema: { $ref: getSchemaPath(ErrorResponseDto) } }),

@@ -3,12 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
 import { isDuplicateKey } from '../common/database-errors';
-import { IdempotencyRecord } from './idempotency-record.entity';
+import { IDEMPOTENCY_KEY_MAX, IdempotencyRecord } from './idempotency-record.entity';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request still "running" after this long is taken to have died with its process. */
 export const IN_FLIGHT_TIMEOUT_MS = 5 * 60 * 1000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`);
 
 export type Claim = { kind: 'new' } | { kind: 'replay'; status: number; body: unknown };
 
@@ -46,7 +46,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   }
 
   validateKey(key: string): void {
-    if (!KEY_PATTERN.test(key)) throw new BadRequestException('Idempotency-Key must be 1 to 255 printable ASCII characters');
+    if (!KEY_PATTERN.test(key)) throw new BadRequestException(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`);
   }
 
   requestHash(route: string, params: unknown): string {

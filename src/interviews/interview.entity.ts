@@ -1,30 +1,32 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
+import { INTERVIEW_LIMITS } from './interview.limits';
 
 @Entity('interviews')
 @Index('idx_interviews_product_created', ['productID', 'createdAt', 'interviewID'])
 export class Interview {
-  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   interviewID: string;
 
-  @Column({ name: 'product_id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @Column({ name: 'product_id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   productID: string;
 
   @ManyToOne(() => Product, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
   @JoinColumn({ name: 'product_id', foreignKeyConstraintName: 'fk_interviews_product' })
   product?: Product;
 
-  @Column({ name: 'name', type: 'varchar', length: 200 })
+  @Column({ name: 'name', type: 'varchar', length: INTERVIEW_LIMITS.name })
   interviewName: string;
 
   @Column({ type: LONG_TEXT, nullable: true })
   guidelines: string | null;
 
-  @Column({ name: 'user_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
+  @Column({ name: 'user_id', type: 'varchar', length: COMMON_LIMITS.ownerId, nullable: true, ...EXACT_TEXT })
   userID: string | null;
 
-  @Column({ type: 'varchar', length: 100 })
+  @Column({ type: 'varchar', length: INTERVIEW_LIMITS.interviewer })
   interviewer: string;
 
   @Column({ name: 'created_at', ...TIMESTAMP })

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
-import { withNextLink } from '../common/pagination';
+import { Paginated } from '../common/paginated';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto } from './dto/interview.dto';
@@ -54,9 +53,9 @@ export class InterviewsController {
 
   @Get('getList')
   @ApiOperation({ summary: 'Return interviews of a product', description: 'Oldest first, ties by interviewID. 404 when the product is unknown or not visible.' })
-  @ApiResult(InterviewDto, { isArray: true, paged: true, description: 'The product\'s interviews, oldest first' })
+  @Paginated(InterviewDto, 'The product\'s interviews, oldest first')
   @ApiErrors(400, 404)
-  async getList(@Query() query: ListInterviewsQueryDto, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return withNextLink(req, res, await this.interviews.list(query, principal));
+  getList(@Query() query: ListInterviewsQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.interviews.list(query, principal);
   }
 }

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ProductsModule } from '../products/products.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { Interview } from './interview.entity';
 import { InterviewsController } from './interviews.controller';
 import { InterviewsService } from './interviews.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Interview]), ProductsModule],
+  imports: [TypeOrmModule.forFeature([Interview]), IdempotencyModule],
   controllers: [InterviewsController],
   providers: [InterviewsService],
-  exports: [InterviewsService],
 })
 export class InterviewsModule {}

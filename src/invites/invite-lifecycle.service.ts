@@ -1,48 +1,13 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { validateInput } from '../common/validation';
+import { FOR_UPDATE } from '../database/column-types';
+import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
 import { ConversationTurn, Invite, UserInfo } from './invite.entity';
-import { CONVERSATION_ROLES, ConversationRole, InviteStatus, MAX_TRANSCRIPT_BYTES, MAX_TURNS } from './invite-status';
-
-export { MAX_TRANSCRIPT_BYTES };
-
-/** Allowed transitions: pending → started → completed; pending | started → expired. */
-export const TRANSITIONS: Record<InviteStatus, readonly InviteStatus[]> = {
-  pending: ['started', 'expired'],
-  started: ['completed', 'expired'],
-  completed: [],
-  expired: [],
-};
-
-const USER_INFO_MAX = 320;
-
-export class InvalidInviteTransitionException extends ConflictException {
-  constructor(linkID: string, from: InviteStatus, to: InviteStatus) {
-    super(`invite ${linkID} cannot go from ${from} to ${to}`);
-  }
-}
-
-export class InviteNotFoundException extends NotFoundException {
-  constructor(linkID: string) {
-    super(`invite ${JSON.stringify(linkID)} not found`);
-  }
-}
-
-function cleanText(value: unknown, what: string, max: number): string {
-  if (typeof value !== 'string') throw new BadRequestException(`${what} must be a string`);
-  if (value.includes('\0') || !value.isWellFormed()) throw new BadRequestException(`${what} must not contain NUL characters or unpaired surrogates`);
-  if (value.length > max) throw new BadRequestException(`${what} must be at most ${max} characters long`);
-  return value;
-}
-
-function checkTurns(turns: ConversationTurn[]): ConversationTurn[] {
-  return turns.map((turn, i) => {
-    if (!CONVERSATION_ROLES.includes(turn.role as ConversationRole)) {
-      throw new BadRequestException(`conversation[${i}].role must be one of ${CONVERSATION_ROLES.join(', ')}`);
-    }
-    return { role: turn.role, content: cleanText(turn.content, `conversation[${i}].content`, MAX_TRANSCRIPT_BYTES) };
-  });
-}
+import { InviteStatus, TRANSITIONS } from './invite-status';
+import { INVITE_LIMITS } from './invite.limits';
+import { InvalidInviteTransitionException, InviteNotFoundException } from './invites.errors';
 
 /**
  * The invite lifecycle: the only code that changes an invite after it is created. Not exposed
@@ -55,37 +20,39 @@ export class InviteLifecycleService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** pending → started, optionally recording who the interviewee is. */
-  start(linkID: string, userInfo?: Partial<UserInfo>): Promise<Invite> {
+  async start(linkID: string, userInfo?: UserInfoInput): Promise<Invite> {
+    const info = userInfo === undefined ? undefined : validateInput(UserInfoInput, userInfo);
     return this.change(linkID, (invite) => {
       this.transition(invite, 'started');
-      if (userInfo) invite.userInfo = this.mergeUserInfo(invite.userInfo, userInfo);
+      if (info) invite.userInfo = mergeUserInfo(invite.userInfo, info);
     });
   }
 
   /** Appends turns to a started invite's transcript, in order. */
   async appendTurns(linkID: string, turns: ConversationTurn[]): Promise<Invite> {
-    const checked = checkTurns(turns);
+    const checked = validateInput(TurnsInput, { turns } as TurnsInput).turns.map(({ role, content }) => ({ role, content }));
     return this.change(linkID, (invite) => {
       if (invite.status !== 'started') {
         throw new ConflictException(`invite ${linkID} is ${invite.status}: turns can only be added to a started invite`);
       }
-      if (invite.conversation.length + checked.length > MAX_TURNS) {
-        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${MAX_TURNS} turns`);
+      if (invite.conversation.length + checked.length > INVITE_LIMITS.turns) {
+        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${INVITE_LIMITS.turns} turns`);
       }
       invite.conversation = [...invite.conversation, ...checked];
-      if (Buffer.byteLength(JSON.stringify(invite.conversation), 'utf8') > MAX_TRANSCRIPT_BYTES) {
-        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${MAX_TRANSCRIPT_BYTES} bytes`);
+      if (Buffer.byteLength(JSON.stringify(invite.conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
+        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${INVITE_LIMITS.transcriptBytes} bytes`);
       }
     });
   }
 
   /** Sets or amends what is known of the invited person (pending or started invites). */
-  setUserInfo(linkID: string, userInfo: Partial<UserInfo>): Promise<Invite> {
+  async setUserInfo(linkID: string, userInfo: UserInfoInput): Promise<Invite> {
+    const info = validateInput(UserInfoInput, userInfo);
     return this.change(linkID, (invite) => {
       if (invite.status !== 'pending' && invite.status !== 'started') {
         throw new ConflictException(`invite ${linkID} is ${invite.status}: its interviewee can no longer change`);
       }
-      invite.userInfo = this.mergeUserInfo(invite.userInfo, userInfo);
+      invite.userInfo = mergeUserInfo(invite.userInfo, info);
     });
   }
 
@@ -107,23 +74,10 @@ export class InviteLifecycleService {
     invite.status = to;
   }
 
-  private mergeUserInfo(current: UserInfo | null, patch: Partial<UserInfo>): UserInfo {
-    const next: UserInfo = { email: current?.email ?? null, name: current?.name ?? null, occupation: current?.occupation ?? null };
-    for (const key of ['email', 'name', 'occupation'] as const) {
-      const value = patch[key];
-      if (value === undefined) continue;
-      next[key] = value === null ? null : cleanText(value, `userInfo.${key}`, USER_INFO_MAX);
-    }
-    return next;
-  }
-
   private change(linkID: string, mutate: (invite: Invite) => void): Promise<Invite> {
-    return this.dataSource.transaction(async (em: EntityManager) => {
-      const repo = em.getRepository(Invite);
-      const invite = await repo.findOne({
-        where: { linkID },
-        ...(this.dataSource.options.type === 'better-sqlite3' ? {} : { lock: { mode: 'pessimistic_write' as const } }),
-      });
+    return this.dataSource.transaction(async (db) => {
+      const repo = db.getRepository(Invite);
+      const invite = await repo.findOne({ where: { linkID }, ...FOR_UPDATE });
       if (!invite) throw new InviteNotFoundException(linkID);
       mutate(invite);
       invite.updatedAt = new Date();
@@ -140,4 +94,13 @@ export class InviteLifecycleService {
       return invite;
     });
   }
+}
+
+/** Fields present in the patch replace what is known; null clears one; absent ones stay. */
+function mergeUserInfo(current: UserInfo | null, patch: UserInfoInput): UserInfo {
+  const next: UserInfo = { email: current?.email ?? null, name: current?.name ?? null, occupation: current?.occupation ?? null };
+  for (const key of ['email', 'name', 'occupation'] as const) {
+    if (patch[key] !== undefined) next[key] = patch[key];
+  }
+  return next;
 }

@@ -1,8 +1,10 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import type { InviteStatus } from './invite-status';
+import { INVITE_LIMITS } from './invite.limits';
 
 export interface UserInfo {
   email: string | null;
@@ -19,24 +21,24 @@ export interface ConversationTurn {
 @Index('idx_invites_interview_created', ['interviewID', 'createdAt', 'linkID'])
 @Index('idx_invites_product_created', ['productID', 'createdAt', 'linkID'])
 export class Invite {
-  @PrimaryColumn({ name: 'link_id', type: 'varchar', length: 64, ...EXACT_TEXT })
+  @PrimaryColumn({ name: 'link_id', type: 'varchar', length: INVITE_LIMITS.linkId, ...EXACT_TEXT })
   linkID: string;
 
-  @Column({ name: 'interview_id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @Column({ name: 'interview_id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   interviewID: string;
 
   @ManyToOne(() => Interview, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'interview_id', foreignKeyConstraintName: 'fk_invites_interview' })
   interview?: Interview;
 
-  @Column({ name: 'product_id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @Column({ name: 'product_id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   productID: string;
 
   @ManyToOne(() => Product, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'product_id', foreignKeyConstraintName: 'fk_invites_product' })
   product?: Product;
 
-  @Column({ name: 'org_id', type: 'varchar', length: 100, nullable: true, ...EXACT_TEXT })
+  @Column({ name: 'org_id', type: 'varchar', length: COMMON_LIMITS.ownerId, nullable: true, ...EXACT_TEXT })
   orgID: string | null;
 
   @Column({ name: 'user_info', type: LONG_TEXT, nullable: true, transformer: jsonText })

@@ -1,13 +1,13 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
-import { withNextLink } from '../common/pagination';
+import { Paginated } from '../common/paginated';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
+import { INVITE_LIMITS } from './invite.limits';
 import { InvitesService } from './invites.service';
 
 @ApiTags('invites')
@@ -27,7 +27,7 @@ export class InvitesController {
   })
   @ApiResult(
     { type: 'string', format: 'uri', maxLength: 2200, example: 'http://localhost:3000/i/q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' },
-    { isArray: true, maxItems: 10_000, description: 'The invite URLs, `count` of them' },
+    { isArray: true, maxItems: INVITE_LIMITS.perRequestCeiling, description: 'The invite URLs, `count` of them' },
   )
   @ApiErrors(400, 403, 404)
   createInvites(@Query() query: CreateInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
@@ -47,9 +47,9 @@ export class InvitesController {
     summary: 'Return invites of an interview and/or a product',
     description: 'At least one filter; both combine with AND. 404 when a named interview or product is unknown or not visible. Oldest first, ties by linkID.',
   })
-  @ApiResult(InviteDto, { isArray: true, paged: true, description: 'The matching invites, oldest first' })
+  @Paginated(InviteDto, 'The matching invites, oldest first')
   @ApiErrors(400, 404)
-  async getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return withNextLink(req, res, await this.invites.list(query, principal));
+  getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.invites.list(query, principal);
   }
 }

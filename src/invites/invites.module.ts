@@ -1,14 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { InterviewsModule } from '../interviews/interviews.module';
-import { ProductsModule } from '../products/products.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InviteLifecycleService } from './invite-lifecycle.service';
-import { Invite } from './invite.entity';
 import { InvitesController } from './invites.controller';
 import { InvitesService } from './invites.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Invite]), InterviewsModule, ProductsModule],
+  imports: [IdempotencyModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService],
   exports: [InvitesService, InviteLifecycleService],

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
-import { withNextLink } from '../common/pagination';
+import { Paginated } from '../common/paginated';
 import { CreateProductDto } from './dto/create-product.dto';
 import { GetProductQueryDto, ListProductsQueryDto } from './dto/product-queries.dto';
 import { ProductDto, ProductIdResultDto, ProductUpdatedDto } from './dto/product.dto';
@@ -56,9 +55,9 @@ export class ProductsController {
     summary: 'Return products of a user and/or organization',
     description: 'At least one filter is required; both combine with AND. Only products visible to the caller are listed, oldest first (ties by productID).',
   })
-  @ApiResult(ProductDto, { isArray: true, paged: true, description: 'The matching products, oldest first' })
+  @Paginated(ProductDto, 'The matching products, oldest first')
   @ApiErrors(400)
-  async getList(@Query() query: ListProductsQueryDto, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return withNextLink(req, res, await this.products.list(query, principal));
+  getList(@Query() query: ListProductsQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.products.list(query, principal);
   }
 }

@@ -1,6 +1,8 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
+import { PROFILE_LIMITS } from './profile.limits';
 
 export interface ProfileMetadata {
   source: string | null;
@@ -27,13 +29,13 @@ export interface HistoryEntry {
 @Entity('profiles')
 @Index('idx_profiles_created', ['createdAt', 'profileID'])
 export class Profile {
-  @PrimaryColumn({ name: 'id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @PrimaryColumn({ name: 'id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   profileID: string;
 
-  @Column({ name: 'first_name', type: 'varchar', length: 200, nullable: true })
+  @Column({ name: 'first_name', type: 'varchar', length: PROFILE_LIMITS.name, nullable: true })
   firstName: string | null;
 
-  @Column({ name: 'last_name', type: 'varchar', length: 200, nullable: true })
+  @Column({ name: 'last_name', type: 'varchar', length: PROFILE_LIMITS.name, nullable: true })
   lastName: string | null;
 
   @Column({ type: LONG_TEXT, nullable: true, transformer: jsonText })
@@ -53,10 +55,10 @@ export class Profile {
 @Entity('profile_products')
 @Index('idx_profile_products_product', ['productID', 'profileID'])
 export class ProfileProduct {
-  @PrimaryColumn({ name: 'profile_id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @PrimaryColumn({ name: 'profile_id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   profileID: string;
 
-  @PrimaryColumn({ name: 'product_id', type: 'varchar', length: 36, ...EXACT_TEXT })
+  @PrimaryColumn({ name: 'product_id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   productID: string;
 
   @ManyToOne(() => Profile, { onDelete: 'CASCADE' })

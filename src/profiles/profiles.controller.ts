@@ -1,10 +1,9 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import type { Request, Response } from 'express';
 import { ApiErrors, ApiResult } from '../common/api-responses';
-import { withNextLink } from '../common/pagination';
+import { Paginated } from '../common/paginated';
 import { ProfileDto } from './dto/profile.dto';
 import { GetProfileQueryDto, ListProfilesQueryDto } from './dto/profile-queries.dto';
 import { ProfilesService } from './profiles.service';
@@ -28,9 +27,9 @@ export class ProfilesController {
 
   @Get('getList')
   @ApiOperation({ summary: 'Return profiles of a product', description: '404 when the product is unknown or not visible. Oldest first, ties by profileID.' })
-  @ApiResult(ProfileDto, { isArray: true, paged: true, description: "The product's profiles, oldest first" })
+  @Paginated(ProfileDto, "The product's profiles, oldest first")
   @ApiErrors(400, 404)
-  async getList(@Query() query: ListProfilesQueryDto, @CurrentPrincipal() principal: Principal, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return withNextLink(req, res, await this.profiles.list(query, principal));
+  getList(@Query() query: ListProfilesQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.profiles.list(query, principal);
   }
 }

@@ -1,9 +1,9 @@
 import '../config/load-env';
 import { NestFactory } from '@nestjs/core';
 import { SingleBar, Presets } from 'cli-progress';
-import { AppModule } from '../app.module';
 import { createLogger } from '../app.factory';
 import { ConfigError, loadConfig } from '../config/app-config';
+import { SeedModule } from './seed.module';
 import { DEFAULT_SEED, SeedOptions, SeedProgress, SeedService } from './seed.service';
 
 const USAGE = `Usage: npm run seed -- [options]
@@ -75,8 +75,8 @@ function progressBar(): SeedProgress {
 
 async function main(): Promise<void> {
   const options = parseSeedArgs(process.argv.slice(2));
-  const config = loadConfig(process.env);
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: createLogger({ logLevel: 'warn' }) });
+  const config = loadConfig();
+  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(config), { logger: createLogger({ logLevel: 'warn' }) });
   try {
     const started = Date.now();
     process.stderr.write(`Seeding the ${config.database.kind === 'sqlite' ? `embedded database (${config.database.path})` : 'MySQL/MariaDB database'}...\n`);

@@ -1,12 +1,19 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import type { AppConfig } from '../config/app-config';
+import { CoreModule } from '../core.module';
 import { InvitesModule } from '../invites/invites.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { SeedService } from './seed.service';
 
+/** The demo-data command's own application context: the domain code, without the HTTP service. */
 @Module({
   imports: [AuthModule, InvitesModule, ProfilesModule],
   providers: [SeedService],
   exports: [SeedService],
 })
-export class SeedModule {}
+export class SeedModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: SeedModule, imports: [CoreModule.forRoot(config)] };
+  }
+}

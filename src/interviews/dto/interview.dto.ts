@@ -1,27 +1,29 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { COMMON_LIMITS } from '../../common/limits';
+import { INTERVIEW_LIMITS } from '../interview.limits';
 
 export class InterviewDto {
-  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
   interviewID: string;
 
-  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
   productID: string;
 
-  @ApiProperty({ maxLength: 200, example: 'Onboarding friction, Q4' })
+  @ApiProperty({ maxLength: INTERVIEW_LIMITS.name, example: 'Onboarding friction, Q4' })
   interviewName: string;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: 50000, example: 'Ask how they first heard of the product; probe for moments of confusion.' })
+  @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.guidelines, example: 'Ask how they first heard of the product; probe for moments of confusion.' })
   guidelines: string | null;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: 100, example: 'user_42' })
+  @ApiProperty({ type: String, nullable: true, maxLength: COMMON_LIMITS.ownerId, example: 'user_42' })
   userID: string | null;
 
-  @ApiProperty({ maxLength: 100, example: 'default', description: 'Interviewer agent; the service default (DEFAULT_INTERVIEWER) unless set.' })
+  @ApiProperty({ maxLength: INTERVIEW_LIMITS.interviewer, example: 'default', description: 'Interviewer agent; the service default (DEFAULT_INTERVIEWER) unless set.' })
   interviewer: string;
 }
 
 export class InterviewIdResultDto {
-  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
   interviewID: string;
 }
 

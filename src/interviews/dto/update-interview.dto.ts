@@ -1,6 +1,8 @@
 import { OmitType } from '@nestjs/swagger';
+import { COMMON_LIMITS } from '../../common/limits';
 import { OptionalText, PatchRequiredText, RequiredId } from '../../common/validation';
-import { CreateInterviewDto, INTERVIEWER_MAX, INTERVIEW_NAME_MAX } from './create-interview.dto';
+import { INTERVIEW_LIMITS } from '../interview.limits';
+import { CreateInterviewDto } from './create-interview.dto';
 
 /** Partial update: only the fields present change; null clears an optional field. */
 export class UpdateInterviewDto extends OmitType(CreateInterviewDto, ['productID', 'interviewName'] as const) {
@@ -10,13 +12,13 @@ export class UpdateInterviewDto extends OmitType(CreateInterviewDto, ['productID
   @PatchRequiredText({
     description: 'Move the interview to another product (visible to the caller, else 404). Allowed only while it has no invites, else 409.',
     example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b',
-    max: 64,
+    max: COMMON_LIMITS.idInput,
   })
   productID?: string;
 
-  @PatchRequiredText({ description: 'New name of the interview.', example: 'Onboarding friction, Q1', max: INTERVIEW_NAME_MAX, notBlank: true })
+  @PatchRequiredText({ description: 'New name of the interview.', example: 'Onboarding friction, Q1', max: INTERVIEW_LIMITS.name, notBlank: true })
   interviewName?: string;
 
-  @OptionalText({ description: 'Interviewer agent identifier; null or "" resets it to the default agent.', example: 'agent-empathetic-v2', max: INTERVIEWER_MAX })
+  @OptionalText({ description: 'Interviewer agent identifier; null or "" resets it to the default agent.', example: 'default', max: INTERVIEW_LIMITS.interviewer })
   interviewer?: string | null;
 }

@@ -1,20 +1,21 @@
-import { PageQueryDto } from '../../common/pagination';
+import { COMMON_LIMITS } from '../../common/limits';
+import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalId, QueryInt, RequiredId } from '../../common/validation';
+import { INVITE_LIMITS } from '../invite.limits';
 
 export class CreateInvitesQueryDto {
   @RequiredId('The interview the invites are for (404 when unknown or not visible).', '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90')
   interviewID: string;
 
-  @QueryInt('How many invite links to create: 1 to MAX_INVITES_PER_REQUEST (default 1000).', 10)
+  @QueryInt('How many invite links to create: 1 to MAX_INVITES_PER_REQUEST (default 1000).', 10, INVITE_LIMITS.perRequestCeiling)
   count: number;
 
-  @OptionalId("The product the invites are for; when given it must be the interview's product (else 400).", '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b')
+  @OptionalId("The product the invites are for; when given it must be the interview's product (else 400).")
   productID?: string;
 
   @OptionalId(
     "The organization creating the invites; defaults to the product's organization. A scoped token may only name its own organization (else 403).",
-    'org_acme',
-    100,
+    COMMON_LIMITS.ownerId,
   )
   orgID?: string;
 }
@@ -25,9 +26,9 @@ export class GetInviteQueryDto {
 }
 
 export class ListInvitesQueryDto extends PageQueryDto {
-  @OptionalId('Return invites of this interview. At least one of interviewID and productID is required; both combine with AND.', '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90')
+  @OptionalId('Return invites of this interview. At least one of interviewID and productID is required; both combine with AND.')
   interviewID?: string;
 
-  @OptionalId('Return invites of this product. At least one of interviewID and productID is required; both combine with AND.', '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b')
+  @OptionalId('Return invites of this product. At least one of interviewID and productID is required; both combine with AND.')
   productID?: string;
 }

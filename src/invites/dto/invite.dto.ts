@@ -1,40 +1,55 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { CONVERSATION_ROLES, INVITE_STATUSES, InviteStatus, MAX_TRANSCRIPT_BYTES, MAX_TURNS } from '../invite-status';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { COMMON_LIMITS } from '../../common/limits';
+import { CONVERSATION_ROLES, INVITE_STATUSES, InviteStatus } from '../invite-status';
+import { INVITE_LIMITS } from '../invite.limits';
+import type { UserInfo } from '../invite.entity';
 
-export class UserInfoDto {
-  @ApiProperty({ type: String, nullable: true, maxLength: 320, example: 'ada@example.com' })
-  email: string | null;
+const nullableText = (maxLength: number, example: string) => ({ type: 'string' as const, nullable: true, maxLength, example });
 
-  @ApiProperty({ type: String, nullable: true, maxLength: 320, example: 'Ada Lovelace' })
-  name: string | null;
-
-  @ApiProperty({ type: String, nullable: true, maxLength: 320, example: 'Analyst' })
-  occupation: string | null;
-}
+/**
+ * userInfo is an object or null. Written inline rather than as a $ref: OpenAPI 3.0 has no way to make
+ * a $ref nullable (`nullable` beside `allOf` is ignored by standard validators, which then refuse null).
+ */
+const USER_INFO_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  description: 'Null until the invited person is known.',
+  required: ['email', 'name', 'occupation'],
+  properties: {
+    email: nullableText(INVITE_LIMITS.email, 'ada@example.com'),
+    name: nullableText(INVITE_LIMITS.personName, 'Ada Lovelace'),
+    occupation: nullableText(INVITE_LIMITS.occupation, 'Analyst'),
+  },
+};
 
 export class ConversationTurnDto {
   @ApiProperty({ enum: CONVERSATION_ROLES, example: 'interviewer' })
   role: string;
 
-  @ApiProperty({ maxLength: MAX_TRANSCRIPT_BYTES, example: 'What made you try the product?' })
+  @ApiProperty({ maxLength: INVITE_LIMITS.transcriptBytes, example: 'What made you try the product?' })
   content: string;
 }
 
 export class InviteDto {
-  @ApiProperty({ maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', example: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4', description: 'The secret in the invite URL: 192 random bits, base64url.' })
+  @ApiProperty({
+    maxLength: INVITE_LIMITS.linkId,
+    pattern: '^[A-Za-z0-9_-]+$',
+    example: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4',
+    description: 'The secret in the invite URL: 192 random bits, base64url.',
+  })
   linkID: string;
 
-  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
   interviewID: string;
 
-  @ApiProperty({ maxLength: 36, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
   productID: string;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: 100, example: 'org_acme', description: 'Organization that created the invite.' })
+  @ApiProperty({ type: String, nullable: true, maxLength: COMMON_LIMITS.ownerId, example: 'org_acme', description: 'Organization that created the invite.' })
   orgID: string | null;
 
-  @ApiProperty({ type: UserInfoDto, nullable: true, description: 'Null until the invited person is known.' })
-  userInfo: UserInfoDto | null;
+  @ApiProperty(USER_INFO_SCHEMA)
+  userInfo: UserInfo | null;
 
   @ApiProperty({
     enum: INVITE_STATUSES,
@@ -49,6 +64,6 @@ export class InviteDto {
   @ApiProperty({ type: String, format: 'date-time', maxLength: 30, nullable: true, example: null, description: 'Set when the invite is completed.' })
   completed_on: string | null;
 
-  @ApiProperty({ type: [ConversationTurnDto], maxItems: MAX_TURNS, description: 'Transcript turns in order; [] for a new invite.' })
+  @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'Transcript turns in order; [] for a new invite.' })
   conversation: ConversationTurnDto[];
 }

@@ -1,20 +1,18 @@
+import { COMMON_LIMITS } from '../../common/limits';
 import { OptionalText, OptionalUrl, RequiredText } from '../../common/validation';
-
-export const NAME_MAX = 200;
-export const DESC_MAX = 10_000;
-export const OWNER_MAX = 100;
+import { PRODUCT_LIMITS } from '../product.limits';
 
 export class CreateProductDto {
-  @RequiredText({ description: 'Name of the product.', example: 'Acme Notes', max: NAME_MAX, notBlank: true })
+  @RequiredText({ description: 'Name of the product.', example: 'Acme Notes', max: PRODUCT_LIMITS.name, notBlank: true })
   name: string;
 
-  @OptionalText({ description: 'Detailed description of the product.', example: 'A note-taking app for research teams.', max: DESC_MAX })
+  @OptionalText({ description: 'Detailed description of the product.', example: 'A note-taking app for research teams.', max: PRODUCT_LIMITS.desc })
   desc?: string | null;
 
-  @OptionalText({ description: 'Owning organization. At least one of orgID and userID is required.', example: 'org_acme', max: OWNER_MAX })
+  @OptionalText({ description: 'Owning organization. At least one of orgID and userID is required.', example: 'org_acme', max: COMMON_LIMITS.ownerId })
   orgID?: string | null;
 
-  @OptionalText({ description: 'Owning user. At least one of orgID and userID is required.', example: 'user_42', max: OWNER_MAX })
+  @OptionalText({ description: 'Owning user. At least one of orgID and userID is required.', example: 'user_42', max: COMMON_LIMITS.ownerId })
   userID?: string | null;
 
   @OptionalUrl('Link to the product page, where one exists.', 'https://acme.example/notes')

@@ -1,6 +1,6 @@
-import { PageQueryDto } from '../../common/pagination';
+import { COMMON_LIMITS } from '../../common/limits';
+import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalId, RequiredId } from '../../common/validation';
-import { OWNER_MAX } from './create-product.dto';
 
 export class GetProductQueryDto {
   @RequiredId('The product to return.', '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b')
@@ -8,9 +8,9 @@ export class GetProductQueryDto {
 }
 
 export class ListProductsQueryDto extends PageQueryDto {
-  @OptionalId('Return products of this user. At least one of userID and orgID is required; both combine with AND.', 'user_42', OWNER_MAX)
+  @OptionalId('Return products of this user. At least one of userID and orgID is required; both combine with AND.', COMMON_LIMITS.ownerId)
   userID?: string;
 
-  @OptionalId('Return products of this organization. At least one of userID and orgID is required; both combine with AND.', 'org_acme', OWNER_MAX)
+  @OptionalId('Return products of this organization. At least one of userID and orgID is required; both combine with AND.', COMMON_LIMITS.ownerId)
   orgID?: string;
 }

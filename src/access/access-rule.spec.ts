@@ -1,5 +1,5 @@
-import type { Principal } from './principal';
-import { canSee, productScopeSql } from './scope';
+import type { Principal } from '../auth/principal';
+import { canSee, productScopeSql } from './access-rule';
 
 const admin: Principal = { tokenId: 't-admin', isAdmin: true, orgID: null, userID: null };
 const orgOnly: Principal = { tokenId: 't-org', isAdmin: false, orgID: 'org_a', userID: null };
@@ -58,17 +58,17 @@ describe(productScopeSql.name, () => {
   });
 
   it('filters on org_id for an org token', () => {
-    expect(productScopeSql(orgOnly, 'p')).toEqual({ sql: '(p.org_id = :scopeOrgID)', params: { scopeOrgID: 'org_a' } });
+    expect(productScopeSql(orgOnly, 'p')).toEqual({ sql: '(p.org_id = ?)', params: ['org_a'] });
   });
 
   it('filters on user_id for a user token', () => {
-    expect(productScopeSql(userOnly, 'product')).toEqual({ sql: '(product.user_id = :scopeUserID)', params: { scopeUserID: 'user_1' } });
+    expect(productScopeSql(userOnly, 'product')).toEqual({ sql: '(product.user_id = ?)', params: ['user_1'] });
   });
 
   it('combines org and user with OR for an org+user token', () => {
     expect(productScopeSql(orgAndUser, 'p')).toEqual({
-      sql: '(p.org_id = :scopeOrgID OR p.user_id = :scopeUserID)',
-      params: { scopeOrgID: 'org_a', scopeUserID: 'user_1' },
+      sql: '(p.org_id = ? OR p.user_id = ?)',
+      params: ['org_a', 'user_1'],
     });
   });
 
@@ -77,12 +77,12 @@ describe(productScopeSql.name, () => {
     const scope = productScopeSql(hostile, 'p');
 
     expect(scope?.sql).not.toContain("'");
-    expect(scope?.params).toEqual({ scopeOrgID: "x' OR '1'='1" });
+    expect(scope?.params).toEqual(["x' OR '1'='1"]);
   });
 
   it('matches nothing for a scoped token with neither org nor user', () => {
     const empty: Principal = { tokenId: 't-empty', isAdmin: false, orgID: null, userID: null };
 
-    expect(productScopeSql(empty, 'p')).toEqual({ sql: '1 = 0', params: {} });
+    expect(productScopeSql(empty, 'p')).toEqual({ sql: '1 = 0', params: [] });
   });
 });

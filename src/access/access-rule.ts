@@ -1,0 +1,37 @@
+import type { Principal } from '../auth/principal';
+import type { SqlCondition } from '../common/keyset';
+
+/** The fields that decide who sees a product (and through it, its interviews, invites and profiles). */
+export interface Owned {
+  orgID: string | null;
+  userID: string | null;
+}
+
+/** Who is asking, as far as visibility goes: a token's principal, or a webhook endpoint's owner. */
+export type Viewer = Pick<Principal, 'isAdmin' | 'orgID' | 'userID'>;
+
+/**
+ * The one visibility rule: admin sees all; a scoped viewer sees a product whose orgID equals its orgID
+ * or whose userID equals its userID. Only AccessService and its SQL twin below apply it.
+ */
+export function canSee(viewer: Viewer, owner: Owned): boolean {
+  if (viewer.isAdmin) return true;
+  return (viewer.orgID !== null && owner.orgID === viewer.orgID) || (viewer.userID !== null && owner.userID === viewer.userID);
+}
+
+/** The same rule as a SQL condition on a products alias, for lists; undefined for admin. */
+export function productScopeSql(viewer: Viewer, alias: string): SqlCondition | undefined {
+  if (viewer.isAdmin) return undefined;
+  const parts: string[] = [];
+  const params: string[] = [];
+  if (viewer.orgID !== null) {
+    parts.push(`${alias}.org_id = ?`);
+    params.push(viewer.orgID);
+  }
+  if (viewer.userID !== null) {
+    parts.push(`${alias}.user_id = ?`);
+    params.push(viewer.userID);
+  }
+  // A scoped token always has an org or a user (the CLI refuses otherwise); fail closed anyway.
+  return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params };
+}

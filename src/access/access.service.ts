@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import type { SqlCondition } from '../common/keyset';
+import { FOR_UPDATE_SQL } from '../database/column-types';
+import { InterviewNotFoundException } from '../interviews/interviews.errors';
+import { INTERVIEW_BY_ID, INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../interviews/interviews.sql';
+import { InviteNotFoundException } from '../invites/invites.errors';
+import { INVITE_WITH_OWNER_BY_ID, InviteRow } from '../invites/invites.sql';
+import { ProductNotFoundException } from '../products/products.errors';
+import { PRODUCT_BY_ID, ProductRow } from '../products/products.sql';
+import { ProfileNotFoundException } from '../profiles/profiles.errors';
+import { PROFILE_BY_ID, PROFILE_PRODUCTS, PROFILE_PRODUCTS_ORDER, ProfileRow } from '../profiles/profiles.sql';
+import { OutOfScopeException } from './access.errors';
+import { Owned, canSee, productScopeSql } from './access-rule';
+
+type Owner = { ownerOrgID: string | null; ownerUserID: string | null };
+const ownerOf = (row: Owner): Owned => ({ orgID: row.ownerOrgID, userID: row.ownerUserID });
+
+/** IN lists are sent in chunks well under SQLite's 32,766-parameter limit. */
+const IN_CHUNK = 500;
+
+/**
+ * Who may read and write what: every visibility decision of the API goes through here.
+ * Reads by identifier return the record, or that resource's 404 when it does not exist or the
+ * caller may not see it (never 403, so a foreign id reveals nothing). Writes that would leave a
+ * record outside the caller's scope are 403. Lists filter with listScope().
+ * Each lookup is one query; pass the transaction's manager to read inside it.
+ */
+@Injectable()
+export class AccessService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The product, when the caller may see it. */
+  async product(principal: Principal, productID: string, db: EntityManager = this.dataSource.manager): Promise<ProductRow> {
+    const [row]: ProductRow[] = await db.query(PRODUCT_BY_ID, [productID]);
+    if (!row || !canSee(principal, row)) throw new ProductNotFoundException(productID);
+    return row;
+  }
+
+  /**
+   * The interview and its product's owners, when the caller may see its product. With `lock` (inside
+   * a transaction) the interview row alone is locked until the transaction ends, on MySQL.
+   */
+  async interview(
+    principal: Principal,
+    interviewID: string,
+    options: { db?: EntityManager; lock?: boolean } = {},
+  ): Promise<{ interview: InterviewRow; owner: Owned }> {
+    const db = options.db ?? this.dataSource.manager;
+    if (options.lock) {
+      const [interview]: InterviewRow[] = await db.query(INTERVIEW_BY_ID + FOR_UPDATE_SQL, [interviewID]);
+      const [product]: ProductRow[] = interview ? await db.query(PRODUCT_BY_ID, [interview.productID]) : [];
+      if (!interview || !product || !canSee(principal, product)) throw new InterviewNotFoundException(interviewID);
+      return { interview, owner: product };
+    }
+    const [row]: (InterviewRow & Owner)[] = await db.query(INTERVIEW_WITH_OWNER_BY_ID, [interviewID]);
+    if (!row || !canSee(principal, ownerOf(row))) throw new InterviewNotFoundException(interviewID);
+    const { ownerOrgID: _o, ownerUserID: _u, ...interview } = row;
+    return { interview, owner: ownerOf(row) };
+  }
+
+  /** The invite, when the caller may see its product. */
+  async invite(principal: Principal, linkID: string): Promise<InviteRow> {
+    const [row]: (InviteRow & Owner)[] = await this.dataSource.query(INVITE_WITH_OWNER_BY_ID, [linkID]);
+    if (!row || !canSee(principal, ownerOf(row))) throw new InviteNotFoundException(linkID);
+    return row;
+  }
+
+  /** The profile and those of its products the caller may see; 404 when it may see none of them. */
+  async profile(principal: Principal, profileID: string): Promise<{ profile: ProfileRow; productIDs: string[] }> {
+    const [profile]: ProfileRow[] = await this.dataSource.query(PROFILE_BY_ID, [profileID]);
+    const productIDs = profile ? ((await this.visibleProductsOfProfiles(principal, [profileID])).get(profileID) ?? []) : [];
+    if (!profile || productIDs.length === 0) throw new ProfileNotFoundException(profileID);
+    return { profile, productIDs };
+  }
+
+  /** For each profile, the products the caller may see, oldest first. */
+  async visibleProductsOfProfiles(principal: Principal, profileIDs: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    const scope = productScopeSql(principal, 'p');
+    for (let i = 0; i < profileIDs.length; i += IN_CHUNK) {
+      const ids = profileIDs.slice(i, i + IN_CHUNK);
+      const sql = `${PROFILE_PRODUCTS} WHERE pp.profile_id IN (${ids.map(() => '?').join(', ')})${scope ? ` AND ${scope.sql}` : ''}${PROFILE_PRODUCTS_ORDER}`;
+      const rows: { profileID: string; productID: string }[] = await this.dataSource.query(sql, [...ids, ...(scope?.params ?? [])]);
+      for (const row of rows) {
+        const list = out.get(row.profileID);
+        if (list) list.push(row.productID);
+        else out.set(row.profileID, [row.productID]);
+      }
+    }
+    return out;
+  }
+
+  /** 403 unless a record owned like this would be visible to the caller (a write must stay in scope). */
+  assertWritable(principal: Principal, owner: Owned, what: string): void {
+    if (!canSee(principal, owner)) throw new OutOfScopeException(what);
+  }
+
+  /** 403 unless the caller may act for this organization (createInvites' orgID). */
+  assertOwnOrganization(principal: Principal, orgID: string, what: string): void {
+    if (!principal.isAdmin && orgID !== principal.orgID) throw new OutOfScopeException(what);
+  }
+
+  /** The condition that keeps a list to rows of products the caller may see; undefined for admin. */
+  listScope(principal: Principal, productsAlias: string): SqlCondition | undefined {
+    return productScopeSql(principal, productsAlias);
+  }
+}

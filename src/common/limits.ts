@@ -1,0 +1,15 @@
+/**
+ * Bounds shared by several resources. Each resource keeps its own in `<resource>.limits.ts`; entities,
+ * DTOs (and through them the OpenAPI document) and domain validation all read them from there.
+ * Migrations are history and keep the literal values they were written with.
+ */
+export const COMMON_LIMITS = {
+  /** Server-generated UUIDv7 identifiers (products, interviews, profiles, tokens). */
+  uuid: 36,
+  /** Any identifier a client sends (UUIDs, linkIDs): longer ones cannot exist. */
+  idInput: 64,
+  /** orgID and userID: chosen by the client, so longer than our own ids. */
+  ownerId: 100,
+  /** Absolute http(s) URLs (product page, image). */
+  url: 2048,
+} as const;

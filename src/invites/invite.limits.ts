@@ -1,0 +1,13 @@
+export const INVITE_LIMITS = {
+  /** Column width of link_id; generated linkIDs are 32 characters. */
+  linkId: 64,
+  /** What is known of the invited person (userInfo). */
+  email: 320,
+  personName: 200,
+  occupation: 200,
+  /** A transcript holds up to 8 MB of JSON (5 MB round-trips byte-exact in the tests) and 100,000 turns. */
+  transcriptBytes: 8 * 1024 * 1024,
+  turns: 100_000,
+  /** The highest MAX_INVITES_PER_REQUEST may be set to (its default is 1,000). */
+  perRequestCeiling: 10_000,
+} as const;

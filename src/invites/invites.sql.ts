@@ -1,0 +1,42 @@
+import { rawDate } from '../database/column-types';
+import type { InviteDto } from './dto/invite.dto';
+import type { InviteStatus } from './invite-status';
+
+/** The invite reads in plain SQL ('?' placeholders work on both drivers); see products.sql.ts. */
+export const INVITE_COLUMNS =
+  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
+  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.conversation AS conversation';
+
+/** The invite with its product's owners, which decide who may see it. */
+export const INVITE_WITH_OWNER_BY_ID = `SELECT ${INVITE_COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID
+  FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
+
+export const INVITE_LIST = `SELECT ${INVITE_COLUMNS} FROM invites i`;
+export const INVITE_KEYS = { created: 'i.created_at', id: 'i.link_id' } as const;
+
+/** An invite as the SQL above reads it: JSON still as text, times as the driver gives them. */
+export interface InviteRow {
+  linkID: string;
+  interviewID: string;
+  productID: string;
+  orgID: string | null;
+  userInfo: string | null;
+  status: InviteStatus;
+  createdAt: Date | string;
+  completedOn: Date | string | null;
+  conversation: string;
+}
+
+export function inviteFromRow(r: InviteRow): InviteDto {
+  return {
+    linkID: r.linkID,
+    interviewID: r.interviewID,
+    productID: r.productID,
+    orgID: r.orgID,
+    userInfo: r.userInfo === null ? null : JSON.parse(r.userInfo),
+    status: r.status,
+    timestamp: rawDate(r.createdAt).toISOString(),
+    completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
+    conversation: JSON.parse(r.conversation),
+  };
+}

@@ -1,0 +1,7 @@
+import { RecordNotFoundException } from '../common/errors';
+
+export class ProfileNotFoundException extends RecordNotFoundException {
+  constructor(id: string) {
+    super('profile', id);
+  }
+}
