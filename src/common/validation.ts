@@ -89,6 +89,17 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
     });
 }
 
+/** An absolute http(s) URL with a host and no white space. */
+export function isHttpUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -96,18 +107,7 @@ export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: { message: '$property must be an absolute http(s) URL', ...options },
-      validator: {
-        validate: (value: unknown) => {
-          if (typeof value !== 'string') return true;
-          if (/\s/.test(value)) return false;
-          try {
-            const url = new URL(value);
-            return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-          } catch {
-            return false;
-          }
-        },
-      },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || isHttpUrl(value) },
     });
 }
 
