@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
+import { TestApp, bearer, useTestApp, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { dbFingerprint } from './helpers/fingerprint';
 
@@ -103,16 +103,12 @@ describe('Hostile input (OWASP API3, API4, API8)', () => {
   let t: TestApp;
   let admin: string;
   let table: Case[];
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t);
+  useTestApp(async (app) => {
+    ({ t, admin } = app);
     const productID = await makeProduct(t, admin, { orgID: uniq('org') });
     const interviewID = await makeInterview(t, admin, productID);
     table = cases({ productID, interviewID });
   });
-
-  afterAll(() => t.close());
 
   it('tries at least 100 malformed requests', () => {
     expect(table.length).toBeGreaterThanOrEqual(100);

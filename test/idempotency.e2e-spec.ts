@@ -1,18 +1,12 @@
 import { IdempotencyRecord } from '../src/idempotency/idempotency-record.entity';
 import { IdempotencyService } from '../src/idempotency/idempotency.service';
-import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
+import { TestApp, useTestApp, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
 describe('Idempotency-Key', () => {
   let t: TestApp;
   let admin: string;
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t);
-  });
-
-  afterAll(() => t.close());
+  useTestApp((app) => ({ t, admin } = app));
 
   const addProduct = (token: string, key: string | undefined, body: Record<string, unknown>) => {
     const req = t.http.post('/v1/products/addOne').set(bearer(token));

@@ -1,18 +1,12 @@
 import { Invite } from '../src/invites/invite.entity';
 import { newLinkId } from '../src/common/ids';
-import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
+import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
 describe('Interviews API', () => {
   let t: TestApp;
   let admin: string;
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t);
-  });
-
-  afterAll(() => t.close());
+  useTestApp((app) => ({ t, admin } = app));
 
   async function read(interviewID: string, token = admin) {
     return t.http.get('/v1/interviews/getOne').query({ interviewID }).set(bearer(token));

@@ -1,5 +1,6 @@
+import { ENGINE } from '../src/config/engine';
 import { InviteLifecycleService } from '../src/invites/invite-lifecycle.service';
-import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
+import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
 const BASE = 'http://localhost:3000/i/';
@@ -9,14 +10,10 @@ describe('Invites API', () => {
   let t: TestApp;
   let admin: string;
   let lifecycle: InviteLifecycleService;
-
-  beforeAll(async () => {
-    t = await startApp({ INVITE_BASE_URL: 'http://localhost:3000/i', MAX_INVITES_PER_REQUEST: '1000' });
-    admin = await adminToken(t);
+  useTestApp(async (app) => {
+    ({ t, admin } = app);
     lifecycle = t.app.get(InviteLifecycleService);
-  });
-
-  afterAll(() => t.close());
+  }, { INVITE_BASE_URL: 'http://localhost:3000/i', MAX_INVITES_PER_REQUEST: '1000' });
 
   async function setup(token = admin, orgID = uniq('org')) {
     const productID = await makeProduct(t, token, { orgID });
@@ -272,5 +269,44 @@ describe('Invites API', () => {
       const res = await t.http.get('/v1/invites/getList').query({ interviewID }).set(bearer(token));
       expect(res.body.result).toHaveLength(2);
     });
+  });
+});
+
+describe('createInvites above one INSERT statement (MAX_INVITES_PER_REQUEST 2500)', () => {
+  let t: TestApp;
+  let admin: string;
+  useTestApp((app) => ({ t, admin } = app), { MAX_INVITES_PER_REQUEST: '2500' });
+
+  const countOf = async (interviewID: string) => Number((await t.db.query('SELECT COUNT(*) AS n FROM invites WHERE interview_id = ?', [interviewID]))[0].n);
+
+  it('stores 2,500 invites (three statements) in one request', async () => {
+    const interviewID = await makeInterview(t, admin, await makeProduct(t, admin, { orgID: uniq('org') }));
+    const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 2500 }).set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(new Set(res.body.result).size).toBe(2500);
+    expect(await countOf(interviewID)).toBe(2500);
+  });
+
+  it('stores none of them when a later statement fails (all or nothing)', async () => {
+    const interviewID = await makeInterview(t, admin, await makeProduct(t, admin, { orgID: uniq('org') }));
+    // The database refuses the 1,001st invite of this interview: the second INSERT statement fails
+    // after the first has written 1,000 rows inside the same transaction.
+    const trigger = `irs_test_fail_${interviewID.replace(/-/g, '_')}`;
+    const condition = `NEW.interview_id = '${interviewID}' AND (SELECT COUNT(*) FROM invites WHERE interview_id = NEW.interview_id) >= 1000`;
+    await t.db.query(
+      ENGINE === 'mysql'
+        ? `CREATE TRIGGER ${trigger} BEFORE INSERT ON invites FOR EACH ROW BEGIN IF ${condition} THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END`
+        : `CREATE TRIGGER ${trigger} BEFORE INSERT ON invites WHEN ${condition} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
+    try {
+      const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 1500 }).set(bearer(admin));
+      expectError(res, 500, /^internal server error$/);
+      expect(await countOf(interviewID)).toBe(0);
+    } finally {
+      await t.db.query(`DROP TRIGGER ${trigger}`);
+    }
+    // And with the fault gone, the same request stores all of them.
+    await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 1500 }).set(bearer(admin)).expect(200);
+    expect(await countOf(interviewID)).toBe(1500);
   });
 });

@@ -1,4 +1,4 @@
-import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
+import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uniq } from './helpers/app';
 import { makeProduct } from './helpers/factories';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -6,13 +6,7 @@ const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 describe('Products API', () => {
   let t: TestApp;
   let admin: string;
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t);
-  });
-
-  afterAll(() => t.close());
+  useTestApp((app) => ({ t, admin } = app));
 
   describe('POST /v1/products/addOne', () => {
     it('creates a product and answers 201 with its time-ordered id', async () => {
@@ -154,12 +148,28 @@ describe('Products API', () => {
   describe('POST /v1/products/updateOne', () => {
     it('changes only the fields present and answers {productID, status: "updated"}', async () => {
       const orgID = uniq('org');
-      const productID = await makeProduct(t, admin, { orgID, desc: 'old', url: 'https://a.example/' });
+      const full = { orgID, userID: uniq('user'), desc: 'old', url: 'https://a.example/', imageLink: 'https://a.example/i.png' };
+      const productID = await makeProduct(t, admin, full);
       const res = await t.http.post('/v1/products/updateOne').set(bearer(admin)).send({ productID, name: 'Renamed' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ result: { productID, status: 'updated' } });
       const read = await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(admin));
-      expect(read.body.result).toEqual({ productID, name: 'Renamed', desc: 'old', orgID, userID: null, url: 'https://a.example/', imageLink: null });
+      expect(read.body.result).toEqual({ productID, name: 'Renamed', ...full });
+    });
+
+    it.each([
+      ['name', 'New name'],
+      ['desc', 'New description'],
+      ['orgID', 'org_moved_here'],
+      ['userID', 'user_moved_here'],
+      ['url', 'https://b.example/'],
+      ['imageLink', 'https://b.example/i.png'],
+    ])('updating only %s leaves every other field as it was', async (field, value) => {
+      const before = { name: 'Before', orgID: uniq('org'), userID: uniq('user'), desc: 'd', url: 'https://a.example/', imageLink: 'https://a.example/i.png' };
+      const productID = await makeProduct(t, admin, before);
+      await t.http.post('/v1/products/updateOne').set(bearer(admin)).send({ productID, [field]: value }).expect(200);
+      const read = await t.http.get('/v1/products/getOne').query({ productID }).set(bearer(admin));
+      expect(read.body.result).toEqual({ productID, ...before, [field]: value });
     });
 
     it('clears optional fields given as null', async () => {

@@ -1,19 +1,15 @@
 import { ProfilesService } from '../src/profiles/profiles.service';
-import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
+import { TestApp, bearer, expectError, scopedToken, useTestApp, uniq } from './helpers/app';
 import { makeProduct } from './helpers/factories';
 
 describe('Profiles API', () => {
   let t: TestApp;
   let admin: string;
   let profiles: ProfilesService;
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t);
+  useTestApp(async (app) => {
+    ({ t, admin } = app);
     profiles = t.app.get(ProfilesService);
   });
-
-  afterAll(() => t.close());
 
   describe('GET /v1/profiles/getOne', () => {
     it('returns every field of the spec, with defaults for what is unknown', async () => {

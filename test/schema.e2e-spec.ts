@@ -1,12 +1,17 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/app-config';
+import { ENGINE } from '../src/config/engine';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 
-describe('database schema', () => {
+/** Checks that only make sense on one engine say so in their name, and are skipped visibly elsewhere. */
+const onMysql = ENGINE === 'mysql' ? it : it.skip;
+const onSqlite = ENGINE === 'sqlite' ? it : it.skip;
+
+describe(`database schema (${ENGINE})`, () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    db = new DataSource(buildDataSourceOptions({ ...loadConfig(process.env), migrationsRun: false }));
+    db = new DataSource(buildDataSourceOptions({ ...loadConfig(), migrationsRun: false }));
     await db.initialize();
   });
 
@@ -21,15 +26,6 @@ describe('database schema', () => {
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  it('stores text as utf8mb4 on MySQL', async () => {
-    if (db.options.type === 'better-sqlite3') return;
-    const rows: { TABLE_NAME: string; TABLE_COLLATION: string }[] = await db.query(
-      'SELECT TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
-    );
-    expect(rows.length).toBeGreaterThan(5);
-    for (const r of rows) expect(r.TABLE_COLLATION).toMatch(/^utf8mb4/);
-  });
-
   it('has an index behind every list filter', async () => {
     const expected: Record<string, string[]> = {
       products: ['org_id', 'user_id'],
@@ -37,10 +33,64 @@ describe('database schema', () => {
       invites: ['interview_id', 'product_id'],
       profile_products: ['product_id'],
     };
-    for (const [table, columns] of Object.entries(expected)) {
-      const t = await db.createQueryRunner().getTable(table);
-      const leading = (t?.indices ?? []).map((i) => i.columnNames[0]);
-      for (const c of columns) expect({ table, leading: leading.includes(c) }).toEqual({ table, leading: true });
+    const runner = db.createQueryRunner();
+    try {
+      for (const [table, columns] of Object.entries(expected)) {
+        const leading = ((await runner.getTable(table))?.indices ?? []).map((i) => i.columnNames[0]);
+        expect({ table, leading: columns.filter((c) => leading.includes(c)) }).toEqual({ table, leading: columns });
+      }
+    } finally {
+      await runner.release();
     }
+  });
+
+  it('enforces foreign keys: an interview of an unknown product is refused', async () => {
+    const now = '2026-01-01 00:00:00.000';
+    await expect(
+      db.query("INSERT INTO interviews (id, product_id, name, interviewer, created_at, updated_at) VALUES (?, ?, 'x', 'default', ?, ?)", [
+        'schema-fk-interview',
+        'no-such-product',
+        now,
+        now,
+      ]),
+    ).rejects.toThrow(/foreign key/i);
+    const [{ n }] = await db.query("SELECT COUNT(*) AS n FROM interviews WHERE id = 'schema-fk-interview'");
+    expect(Number(n)).toBe(0);
+  });
+
+  it('compares identifiers and owners exactly: acme and ACME are different organizations', async () => {
+    const now = '2026-01-01 00:00:00.000';
+    const org = `schema-case-${Date.now()}`;
+    await db.query('INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [`${org}-p`, 'p', org, now, now]);
+    await expect(db.query('SELECT id FROM products WHERE org_id = ?', [org.toUpperCase()])).resolves.toEqual([]);
+    await expect(db.query('SELECT id FROM products WHERE id = ?', [`${org}-P`])).resolves.toEqual([]);
+    await expect(db.query('SELECT id FROM products WHERE org_id = ?', [org])).resolves.toEqual([{ id: `${org}-p` }]);
+  });
+
+  it('keeps 4-byte characters and a transcript larger than 64 KB intact', async () => {
+    const text = `🧪 ${'ü'.repeat(40_000)} 😀`;
+    const id = `schema-long-${Date.now()}`;
+    const now = '2026-01-01 00:00:00.000';
+    await db.query('INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [id, 'p', id, now, now]);
+    await db.query("INSERT INTO interviews (id, product_id, name, guidelines, interviewer, created_at, updated_at) VALUES (?, ?, 'x', ?, 'default', ?, ?)", [
+      id,
+      id,
+      text,
+      now,
+      now,
+    ]);
+    await expect(db.query('SELECT guidelines FROM interviews WHERE id = ?', [id])).resolves.toEqual([{ guidelines: text }]);
+  });
+
+  onMysql('stores text as utf8mb4 (MySQL/MariaDB only)', async () => {
+    const rows: { TABLE_NAME: string; TABLE_COLLATION: string }[] = await db.query(
+      'SELECT TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.filter((r) => !r.TABLE_COLLATION.startsWith('utf8mb4'))).toEqual([]);
+  });
+
+  onSqlite('runs in WAL mode, so reads are not blocked by a write (embedded database only)', async () => {
+    await expect(db.query('PRAGMA journal_mode')).resolves.toEqual([{ journal_mode: 'wal' }]);
   });
 });

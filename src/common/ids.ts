@@ -1,37 +1,47 @@
 import { randomBytes } from 'node:crypto';
 
-let lastMs = 0;
-let seq = 0;
-
 /**
- * UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then a 12-bit counter that keeps ids
- * minted in the same millisecond by this process in order, then 62 random bits.
- * Time-ordered keys keep InnoDB's clustered-index inserts sequential.
+ * UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then a 12-bit counter that keeps ids minted in the
+ * same millisecond by one generator in order, then 62 random bits. Time-ordered keys keep InnoDB's
+ * clustered-index inserts sequential. The state is per generator, so tests can run one on a clock of
+ * their own; the service uses the process-wide one through uuidv7().
  */
-export function uuidv7(now: number = Date.now()): string {
-  if (now > lastMs) {
-    lastMs = now;
-    seq = randomBytes(2).readUInt16BE(0) & 0x3ff; // leave headroom for the counter to grow
-  } else {
-    seq++;
-    if (seq > 0xfff) {
-      lastMs++; // counter exhausted: borrow the next millisecond rather than go backwards
-      seq = 0;
+export class UuidV7Generator {
+  private lastMs = 0;
+  private seq = 0;
+
+  next(now: number = Date.now()): string {
+    if (now > this.lastMs) {
+      this.lastMs = now;
+      this.seq = randomBytes(2).readUInt16BE(0) & 0x3ff; // leave headroom for the counter to grow
+    } else {
+      this.seq++;
+      if (this.seq > 0xfff) {
+        this.lastMs++; // counter exhausted: borrow the next millisecond rather than go backwards
+        this.seq = 0;
+      }
     }
+    const bytes = randomBytes(16);
+    const ms = this.lastMs;
+    bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
+    bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
+    bytes[2] = (ms >>> 24) & 0xff;
+    bytes[3] = (ms >>> 16) & 0xff;
+    bytes[4] = (ms >>> 8) & 0xff;
+    bytes[5] = ms & 0xff;
+    bytes[6] = 0x70 | (this.seq >>> 8);
+    bytes[7] = this.seq & 0xff;
+    bytes[8] = 0x80 | (bytes[8] & 0x3f);
+    const hex = bytes.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
-  const bytes = randomBytes(16);
-  const ms = lastMs;
-  bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
-  bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
-  bytes[2] = (ms >>> 24) & 0xff;
-  bytes[3] = (ms >>> 16) & 0xff;
-  bytes[4] = (ms >>> 8) & 0xff;
-  bytes[5] = ms & 0xff;
-  bytes[6] = 0x70 | (seq >>> 8);
-  bytes[7] = seq & 0xff;
-  bytes[8] = 0x80 | (bytes[8] & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const processIds = new UuidV7Generator();
+
+/** A new UUIDv7 from the process-wide generator; `now` defaults to the clock. */
+export function uuidv7(now?: number): string {
+  return processIds.next(now);
 }
 
 /** An invite's linkID is the secret in its URL: 192 bits from the CSPRNG, base64url (32 chars). */

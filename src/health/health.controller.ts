@@ -29,7 +29,8 @@ export class HealthController {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.dataSource.query('SELECT 1'),
+        // A real table, not SELECT 1: an embedded database answers SELECT 1 without touching its file.
+        this.dataSource.query('SELECT 1 FROM migrations LIMIT 1'),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS);
         }),

@@ -4,6 +4,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/config/app-config';
 import { TokensService } from '../../src/auth/tokens.service';
 import { buildOpenApiDocument } from '../../src/swagger';
 import { OpenApiResponseValidator } from './openapi-validator';
@@ -18,35 +19,41 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the application through the same factory as main.ts, against the e2e database. */
+/**
+ * Boots the application through the same factory as main.ts, against the e2e database. `env` adds to
+ * or overrides the environment for this app only.
+ */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const saved: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  try {
-    const app = await createApp();
-    await app.init();
-    const responses = new OpenApiResponseValidator(buildOpenApiDocument(app) as never);
-    return {
-      app,
-      http: validating(request(app.getHttpServer()), responses),
-      responses,
-      db: app.get(DataSource),
-      tokens: app.get(TokensService),
-      close: async () => {
-        await app.close();
-        // A response that contradicts the published document fails the suite that saw it.
-        expect(responses.violations).toEqual([]);
-      },
-    };
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  const app = await createApp(loadConfig({ ...process.env, ...env }));
+  await app.init();
+  const responses = new OpenApiResponseValidator(buildOpenApiDocument(app) as never);
+  return {
+    app,
+    http: validating(request(app.getHttpServer()), responses),
+    responses,
+    db: app.get(DataSource),
+    tokens: app.get(TokensService),
+    close: async () => {
+      await app.close();
+      // A response that contradicts the published document fails the suite that saw it.
+      expect(responses.violations).toEqual([]);
+    },
+  };
+}
+
+/**
+ * The preamble of a suite: an app booted before its tests (with an admin token) and closed after them.
+ * `bind` receives both, e.g. `useTestApp((app) => ({ t, admin } = app))`.
+ */
+export function useTestApp(bind: (app: { t: TestApp; admin: string }) => unknown, env: Record<string, string> = {}): void {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await startApp(env);
+    await bind({ t, admin: await adminToken(t) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options', 'head'] as const;
