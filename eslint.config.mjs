@@ -5,9 +5,18 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '*.config.js', 'jest.swc.js', 'test/*.config.js', 'eslint.config.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Type-aware: a promise nobody awaits, or one handed where a callback's result is ignored, is an error.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
   { files: ['scripts/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
-    languageOptions: { parserOptions: { projectService: false } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',

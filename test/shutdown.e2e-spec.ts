@@ -106,7 +106,7 @@ function slowPost(port: number, path: string, token: string, payload: unknown, a
   });
   const response = new Promise<Reply>((ok, fail) => {
     req.once('error', fail);
-    req.once('response', (res) => readReply(res).then(ok, fail));
+    req.once('response', (res) => void readReply(res).then(ok, fail));
   });
   response.catch(() => undefined); // observed by finish()
   req.write(body.subarray(0, 8));
@@ -121,7 +121,7 @@ function slowPost(port: number, path: string, token: string, payload: unknown, a
 /** A GET through the given agent (so on its kept-alive socket when it has one). */
 function agentGet(port: number, path: string, agent: Agent): Promise<Reply & { connection?: string; reusedSocket: boolean }> {
   return new Promise((ok, fail) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, agent, timeout: 5000 }, (res) => readReply(res).then((r) => ok({ ...r, reusedSocket: req.reusedSocket }), fail));
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent, timeout: 5000 }, (res) => void readReply(res).then((r) => ok({ ...r, reusedSocket: req.reusedSocket }), fail));
     req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
     req.once('error', fail);
     req.end();
@@ -265,7 +265,7 @@ describe('Graceful shutdown of the built server on SIGTERM', () => {
 
     // In flight, under load: heavy writes, the signal sent as soon as the first of them is answered.
     const invites = Array.from({ length: INVITE_REQUESTS }, () => call('GET', '/v1/invites/createInvites', { query: { interviewID, count: INVITES_EACH } }));
-    invites.forEach((p) => p.catch(() => undefined));
+    invites.forEach((p) => void p.catch(() => undefined));
     await Promise.race(invites);
 
     sigtermAt = Date.now();

@@ -448,7 +448,7 @@ server.listen(config.port, () => {
 function shutdown(): void {
   server.close();
   server.closeAllConnections();
-  pool.end().finally(() => process.exit(0));
+  void pool.end().finally(() => process.exit(0));
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
