@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult } from '../common/api-responses';
@@ -24,6 +24,12 @@ export class InterviewsController {
     summary: 'Create an interview',
     description: 'Creates an interview about a product the caller can see (else 404). The interviewer is set to the default agent; it is not accepted here.',
   })
+  @ApiBody({
+    type: CreateInterviewDto,
+    examples: {
+      minimal: { summary: 'An interview about a product', value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', interviewName: 'Onboarding friction, Q4' } },
+    },
+  })
   @ApiResult(InterviewIdResultDto, { status: 201, description: 'The new interview\'s identifier' })
   @ApiErrors(400, 404, 413, 415)
   addOne(@Body() dto: CreateInterviewDto, @CurrentPrincipal() principal: Principal) {
@@ -36,6 +42,10 @@ export class InterviewsController {
     summary: 'Update an interview',
     description:
       'Partial update: only the fields present change; null clears an optional field; interviewer null or "" resets to the default agent. Moving to another product is allowed only while the interview has no invites (else 409).',
+  })
+  @ApiBody({
+    type: UpdateInterviewDto,
+    examples: { rename: { summary: 'Rename an interview (every field left out stays as it is)', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', interviewName: 'Onboarding friction, Q1' } } },
   })
   @ApiResult(InterviewUpdatedDto, { description: 'The interview was updated' })
   @ApiErrors(400, 404, 409, 413, 415)

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult } from '../common/api-responses';
@@ -24,6 +24,14 @@ export class ProductsController {
     summary: 'Create a product',
     description: 'Creates a product owned by an organization and/or a user. A scoped token may only create products it can see (its own orgID or userID), else 403.',
   })
+  @ApiBody({
+    type: CreateProductDto,
+    // Only what a product needs: Swagger UI's "Try it out" starts from the first one.
+    examples: {
+      organization: { summary: 'A product of an organization', value: { name: 'Acme Notes', orgID: 'org_acme' } },
+      user: { summary: 'A product of a user', value: { name: 'Acme Notes', userID: 'user_42' } },
+    },
+  })
   @ApiResult(ProductIdResultDto, { status: 201, description: 'The new product\'s identifier' })
   @ApiErrors(400, 403, 413, 415)
   addOne(@Body() dto: CreateProductDto, @CurrentPrincipal() principal: Principal) {
@@ -35,6 +43,10 @@ export class ProductsController {
   @ApiOperation({
     summary: 'Update a product',
     description: 'Partial update: only the fields present change; null clears an optional field; name cannot be cleared. Moving the product out of the caller\'s scope is 403.',
+  })
+  @ApiBody({
+    type: UpdateProductDto,
+    examples: { rename: { summary: 'Rename a product (every field left out stays as it is)', value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', name: 'Acme Notes 2' } } },
   })
   @ApiResult(ProductUpdatedDto, { description: 'The product was updated' })
   @ApiErrors(400, 403, 404, 413, 415)
