@@ -26,7 +26,7 @@ import { dirname, join, relative } from 'node:path';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
-import { createLogger } from '../src/app.factory';
+import { createLogger } from '../src/common/logger';
 import { TokensService, hashToken } from '../src/auth/tokens.service';
 import { InviteLifecycleService } from '../src/invites/invite-lifecycle.service';
 import { InvitesService } from '../src/invites/invites.service';
@@ -781,7 +781,7 @@ async function main(): Promise<void> {
 
   // 1. Dataset and token, through the service's own code (migrations run here when needed).
   log(`Booting the service's application context on ${databaseName(url)}...`);
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: createLogger({ logLevel: 'warn' }) });
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: createLogger({ logLevel: 'warn', logFormat: 'json' }) });
   let dataset: Dataset;
   let token: string;
   let tokenID: string;

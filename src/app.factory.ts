@@ -1,21 +1,10 @@
-import { ConsoleLogger, INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { AppConfig, LogLevelName, loadConfig } from './config/app-config';
+import { createLogger } from './common/logger';
+import { AppConfig, loadConfig } from './config/app-config';
 import { setupSwagger } from './swagger';
-
-const LEVELS: Record<LogLevelName, LogLevel[]> = {
-  silent: [],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
-export function createLogger(config: Pick<AppConfig, 'logLevel'>): ConsoleLogger {
-  return new ConsoleLogger({ json: true, logLevels: LEVELS[config.logLevel] });
-}
 
 /**
  * Builds the application exactly as production runs it: main.ts and the e2e tests both call this.

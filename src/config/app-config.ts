@@ -3,6 +3,8 @@ import { INVITE_LIMITS } from '../invites/invite.limits';
 import { engineOf } from './engine';
 
 export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+/** auto: readable lines on a terminal, JSON lines otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
@@ -32,6 +34,7 @@ export class AppConfig {
   readonly defaultInterviewer: string;
   readonly maxInvitesPerRequest: number;
   readonly logLevel: LogLevelName;
+  readonly logFormat: LogFormat;
   readonly tokenCacheTtlMs: number;
   readonly bodyLimitBytes: number;
   readonly corsOrigins: string[];
@@ -119,6 +122,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   }
+  const logFormat = (env.LOG_FORMAT?.trim().toLowerCase() || 'auto') as LogFormat;
+  if (!['auto', 'json', 'pretty'].includes(logFormat)) {
+    throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  }
   const defaultInterviewer = env.DEFAULT_INTERVIEWER?.trim() || 'default';
   if (defaultInterviewer.length > 100) {
     throw new ConfigError('DEFAULT_INTERVIEWER must be at most 100 characters');
@@ -140,6 +147,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     defaultInterviewer,
     maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
     logLevel,
+    logFormat,
     tokenCacheTtlMs: readInt(env, 'TOKEN_CACHE_TTL_SECONDS', 30, 0, 3600) * 1000,
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     corsOrigins,

@@ -1,7 +1,7 @@
 import '../config/load-env';
 import { NestFactory } from '@nestjs/core';
 import { SingleBar, Presets } from 'cli-progress';
-import { createLogger } from '../app.factory';
+import { createLogger } from '../common/logger';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { SeedModule } from './seed.module';
 import { DEFAULT_SEED, SeedOptions, SeedProgress, SeedService } from './seed.service';
@@ -76,7 +76,7 @@ function progressBar(): SeedProgress {
 async function main(): Promise<void> {
   const options = parseSeedArgs(process.argv.slice(2));
   const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(config), { logger: createLogger({ logLevel: 'warn' }) });
+  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(config), { logger: createLogger({ ...config, logLevel: 'warn' }) });
   try {
     const started = Date.now();
     process.stderr.write(`Seeding the ${config.database.kind === 'sqlite' ? `embedded database (${config.database.path})` : 'MySQL/MariaDB database'}...\n`);

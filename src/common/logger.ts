@@ -1,0 +1,72 @@
+import { ConsoleLogger, LogLevel } from '@nestjs/common';
+import type { AppConfig, LogLevelName } from '../config/app-config';
+
+const LEVELS: Record<LogLevelName, LogLevel[]> = {
+  silent: [],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+const LEVEL_NAMES: Record<LogLevel, string> = { fatal: 'FATAL', error: 'ERROR', warn: 'WARN', log: 'INFO', debug: 'DEBUG', verbose: 'TRACE' };
+
+/** `key=value`, quoting values with spaces so a line still splits into its fields. */
+function field(key: string, value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return `${key}=${/[\s"=]/.test(text) ? JSON.stringify(text) : text}`;
+}
+
+/** Nest's start-up chatter (a line per module and per route): debug, not info. */
+const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/** ConsoleLogger (JSON lines) with Nest's start-up chatter moved to debug. */
+export class ServiceLogger extends ConsoleLogger {
+  override log(message: unknown, ...rest: unknown[]): void {
+    const context = rest[rest.length - 1];
+    if (typeof context === 'string' && STARTUP_CONTEXTS.has(context)) this.debug(message, ...rest);
+    else super.log(message, ...rest);
+  }
+}
+
+/**
+ * One readable line per event, for a person at a terminal: `12:04:05.123 INFO  HTTP GET /v1/... 200 3.1 ms`.
+ * The service logs objects ({msg, ...fields}); they print as the message followed by key=value pairs,
+ * and a stack, when there is one, on the lines below.
+ */
+export class PrettyLogger extends ServiceLogger {
+  protected override formatMessage(logLevel: LogLevel, message: unknown, _pid: string, _level: string, contextMessage: string): string {
+    const time = new Date().toISOString().slice(11, 23);
+    const level = this.colorize(LEVEL_NAMES[logLevel].padEnd(5), logLevel);
+    return `${time} ${level} ${contextMessage}${this.describe(message, logLevel)}\n`;
+  }
+
+  protected override formatContext(context: string): string {
+    return context ? `${context} ` : '';
+  }
+
+  private describe(message: unknown, logLevel: LogLevel): string {
+    if (typeof message === 'string') return this.colorize(message, logLevel);
+    if (!message || typeof message !== 'object' || Array.isArray(message)) return this.stringifyMessage(message, logLevel);
+    const { msg, stack, ...fields } = message as Record<string, unknown>;
+    let line: string;
+    if (msg === 'request') {
+      const { method, path, status, durationMs, requestId, ...rest } = fields;
+      line = `${String(method)} ${String(path)} ${String(status)} ${String(durationMs)} ms ${field('req', requestId)}`;
+      line += Object.entries(rest).map(([k, v]) => ` ${field(k, v)}`).join('');
+    } else {
+      line = [typeof msg === 'string' ? this.colorize(msg, logLevel) : undefined, ...Object.entries(fields).map(([k, v]) => field(k, v))].filter(Boolean).join(' ');
+    }
+    return typeof stack === 'string' ? `${line}\n${stack.replace(/^/gm, '    ')}` : line;
+  }
+}
+
+/**
+ * JSON lines (one object per event, for log collectors) unless LOG_FORMAT=pretty, or LOG_FORMAT is
+ * unset and stdout is a terminal: then one readable line per event.
+ */
+export function createLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): ConsoleLogger {
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+  const logLevels = LEVELS[config.logLevel];
+  return pretty ? new PrettyLogger({ logLevels, colors: process.stdout.isTTY === true }) : new ServiceLogger({ json: true, logLevels });
+}
