@@ -18,12 +18,12 @@ describe(PrettyLogger.name, () => {
 
   it('writes a request as one line: method, path, status, duration and request id', () => {
     const out = captureStdout(() => sut.log({ msg: 'request', requestId: 'r-1', method: 'GET', path: '/v1/products/getOne', status: 200, durationMs: 3.1 }, 'HTTP'));
-    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  HTTP GET \/v1\/products\/getOne 200 3\.1 ms req=r-1\n$/);
+    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}HTTP GET \/v1\/products\/getOne 200 3\.1 ms req=r-1\n$/);
   });
 
   it('writes other events as the message and key=value fields, quoting values with spaces', () => {
     const out = captureStdout(() => sut.warn({ msg: 'database unavailable', requestId: 'r-2', error: 'connect ECONNREFUSED 127.0.0.1:3306' }, 'ExceptionFilter'));
-    expect(out).toMatch(/ WARN  ExceptionFilter database unavailable requestId=r-2 error="connect ECONNREFUSED 127\.0\.0\.1:3306"\n$/);
+    expect(out).toMatch(/ WARN {2}ExceptionFilter database unavailable requestId=r-2 error="connect ECONNREFUSED 127\.0\.0\.1:3306"\n$/);
     expect(out.split('\n')).toHaveLength(2);
   });
 
@@ -36,13 +36,13 @@ describe(PrettyLogger.name, () => {
     } finally {
       process.stderr.write = write;
     }
-    expect(out.join('')).toMatch(/ERROR ExceptionFilter unhandled error requestId=r-3\n    Error: boom\n        at f \(a\.ts:1:1\)\n/);
+    expect(out.join('')).toMatch(/ERROR ExceptionFilter unhandled error requestId=r-3\n {4}Error: boom\n {8}at f \(a\.ts:1:1\)\n/);
   });
 
   it('moves Nest start-up chatter to debug', () => {
     const quiet = new PrettyLogger({ logLevels: ['log'], colors: false });
     expect(captureStdout(() => quiet.log('AppModule dependencies initialized', 'InstanceLoader'))).toBe('');
-    expect(captureStdout(() => quiet.log('listening', 'Bootstrap'))).toMatch(/INFO  Bootstrap listening\n$/);
+    expect(captureStdout(() => quiet.log('listening', 'Bootstrap'))).toMatch(/INFO {2}Bootstrap listening\n$/);
   });
 });
 
