@@ -2,7 +2,8 @@ import { NotFoundException } from '@nestjs/common';
 import type { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { ApiToken } from './api-token.entity';
-import { TOKEN_PATTERN, TokensService, hashToken } from './tokens.service';
+import { TOKEN_PATTERN, hashToken } from './token-cache';
+import { TokensService } from './tokens.service';
 
 type FakeRepository = {
   create: jest.Mock;

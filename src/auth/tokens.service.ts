@@ -1,16 +1,14 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { uuidv7 } from '../common/ids';
 import { ApiToken } from './api-token.entity';
 import type { Principal } from './principal';
+import { TOKEN_PATTERN, TokenCache, hashToken } from './token-cache';
 
 export const TOKEN_PREFIX = 'irs_';
-/** irs_ + 32 random bytes in base64url. */
-export const TOKEN_PATTERN = /^irs_[A-Za-z0-9_-]{43}$/;
-const CACHE_MAX_ENTRIES = 10_000;
 
 export interface CreateTokenInput {
   name?: string | null;
@@ -34,10 +32,6 @@ export interface TokenSummary {
   revokedAt: string | null;
 }
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
 /**
  * Issues, lists, revokes and verifies API tokens. Verification is cached per token hash for
  * TOKEN_CACHE_TTL_SECONDS (unknown tokens too, so a flood of bad tokens does not reach the
@@ -46,14 +40,14 @@ export function hashToken(token: string): string {
  */
 @Injectable()
 export class TokensService {
-  private readonly cache = new Map<string, { principal: Principal | null; expiresAt: number }>();
-  /** Bumped by revoke(): a lookup that raced a revocation must not re-cache what it read. */
-  private generation = 0;
+  private readonly cache: TokenCache;
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
-    private readonly config: AppConfig,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.cache = new TokenCache(config.tokenCacheTtlMs);
+  }
 
   async create(input: CreateTokenInput): Promise<CreatedToken> {
     const isAdmin = input.isAdmin ?? false;
@@ -92,8 +86,8 @@ export class TokensService {
     const row = await this.tokens.findOneBy({ id });
     if (!row) throw new NotFoundException(`no token with id ${id}`);
     if (!row.revokedAt) await this.tokens.update({ id }, { revokedAt: new Date() });
-    this.generation++;
-    this.cache.delete(row.tokenHash);
+    // A lookup that raced this revocation will not re-cache what it read.
+    this.cache.evict(row.tokenHash);
   }
 
   async count(): Promise<number> {
@@ -105,25 +99,15 @@ export class TokensService {
     if (!TOKEN_PATTERN.test(token)) return null;
     const hash = hashToken(token);
     const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.principal;
+    const cached = this.cache.get(hash, now);
+    if (cached !== undefined) return cached;
 
-    const generation = this.generation;
+    const generation = this.cache.generation;
     const row = await this.tokens.findOneBy({ tokenHash: hash });
     const matches = !!row && timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'));
     const principal: Principal | null =
       matches && row && !row.revokedAt ? { tokenId: row.id, isAdmin: row.isAdmin, orgID: row.orgID, userID: row.userID } : null;
-    if (generation === this.generation) this.remember(hash, principal, now);
+    this.cache.remember(hash, principal, now, generation);
     return principal;
-  }
-
-  private remember(hash: string, principal: Principal | null, now: number): void {
-    if (this.config.tokenCacheTtlMs <= 0) return;
-    this.cache.delete(hash);
-    if (this.cache.size >= CACHE_MAX_ENTRIES) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
-    this.cache.set(hash, { principal, expiresAt: now + this.config.tokenCacheTtlMs });
   }
 }

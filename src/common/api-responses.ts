@@ -1,7 +1,7 @@
 import { Type, applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorResponseDto } from './error-response.dto';
-import { LIST_MAX_ROWS } from './page-query.dto';
+import { LIST_MAX_ROWS } from './limits';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input: malformed JSON, wrong types, unknown or missing fields, values out of bounds, repeated query keys',

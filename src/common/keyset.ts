@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { sqlDate } from '../database/column-types';
-import { LIST_MAX_ROWS, PageQueryDto } from './page-query.dto';
+import { LIST_MAX_ROWS } from './limits';
+import { PageQueryDto } from './page-query.dto';
 
 /** One page of a list, and the cursor of the next when more rows remain. */
 export interface Page<T> {

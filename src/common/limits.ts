@@ -13,3 +13,9 @@ export const COMMON_LIMITS = {
   /** Absolute http(s) URLs (product page, image). */
   url: 2048,
 } as const;
+
+/**
+ * A list asked for without `limit` returns everything, up to this many rows; a longer one answers 400
+ * and asks to be paged (OWASP API4: no unbounded responses).
+ */
+export const LIST_MAX_ROWS = 100_000;

@@ -3,11 +3,6 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export const PAGE_MAX = 1000;
-/**
- * A list asked for without `limit` returns everything, up to this many rows; a longer one answers 400
- * and asks to be paged (OWASP API4: no unbounded responses).
- */
-export const LIST_MAX_ROWS = 100_000;
 const CURSOR_MAX = 400;
 
 /** Optional paging of every getList: without limit and cursor the whole list comes back, as the spec says. */

@@ -14,7 +14,10 @@ import {
   registerDecorator,
   validateSync,
 } from 'class-validator';
+import { isHttpUrl } from './http-url';
 import { COMMON_LIMITS } from './limits';
+
+/** Defined without Nest or class-validator (the benchmark's baselines use it); kept importable from here. */
 
 /**
  * One set of rules for every input: HTTP bodies and queries (the global pipe) and the domain writes
@@ -87,17 +90,6 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
       options: { message: '$property must contain a non-whitespace character', ...options },
       validator: { validate: (value: unknown) => typeof value !== 'string' || /\S/.test(value) },
     });
-}
-
-/** An absolute http(s) URL with a host and no white space. */
-export function isHttpUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
 }
 
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {

@@ -11,10 +11,10 @@ import { rawDate, sqlDate } from '../database/column-types';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
 import { InviteCountException, ProductMismatchException } from './invites.errors';
-import { INVITE_KEYS, INVITE_LIST, InviteRow, inviteFromRow } from './invites.sql';
+import { INVITE_INSERT_CHUNK, INVITE_KEYS, INVITE_LIST, InviteRow, inviteFromRow, inviteInsertSql } from './invites.sql';
 
-/** Rows per INSERT statement: 1,000 rows of 6 parameters stay under SQLite's variable limit. */
-export const INSERT_CHUNK = 1000;
+/** Rows per INSERT statement (see invites.sql.ts). */
+export const INSERT_CHUNK = INVITE_INSERT_CHUNK;
 
 @Injectable()
 export class InvitesService {
@@ -54,11 +54,7 @@ export class InvitesService {
         const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
         const params: (string | null)[] = [];
         for (const linkID of chunk) params.push(linkID, interviewID, productID, orgID, at, at);
-        await db.query(
-          'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, user_info, status, completed_on, conversation) VALUES ' +
-            chunk.map(() => "(?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', '),
-          params,
-        );
+        await db.query(inviteInsertSql(chunk.length), params);
       }
     });
     return linkIDs;

@@ -14,6 +14,20 @@ export const INVITE_WITH_OWNER_BY_ID = `SELECT ${INVITE_COLUMNS}, p.org_id AS ow
 export const INVITE_LIST = `SELECT ${INVITE_COLUMNS} FROM invites i`;
 export const INVITE_KEYS = { created: 'i.created_at', id: 'i.link_id' } as const;
 
+/** Rows per INSERT statement: 1,000 rows of 6 parameters stay under SQLite's variable limit. */
+export const INVITE_INSERT_CHUNK = 1000;
+
+/**
+ * One INSERT of `rows` new pending invites, 6 parameters per row: link_id, interview_id, product_id,
+ * org_id, created_at, updated_at. The constant columns are inlined.
+ */
+export function inviteInsertSql(rows: number): string {
+  return (
+    'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, user_info, status, completed_on, conversation) VALUES ' +
+    new Array<string>(rows).fill("(?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', ')
+  );
+}
+
 /** An invite as the SQL above reads it: JSON still as text, times as the driver gives them. */
 export interface InviteRow {
   linkID: string;

@@ -1,0 +1,133 @@
+/**
+ * The measurements: each operation under load with autocannon in its own process (dist/bench/load.js)
+ * while the server's RSS is sampled, and sequential requests at growing sizes; round by round, every
+ * server in turn, the order alternating between rounds.
+ */
+import { spawn } from 'node:child_process';
+import type { Pool } from 'mysql2/promise';
+import { LOAD_MAIN, Options, ROOT, log, warmupSeconds } from './cli';
+import { Dataset, PURGE_PAUSE_MS, settleAfterCleanup } from './dataset';
+import type { LoadConfig, LoadResult } from './load';
+import { OPS, Op, SCALING, ScaleCase, headersFor } from './operations';
+import { RssSampler, Server, assertAlive, http, track, waitQuiet } from './processes';
+import { fmt, median, ms } from './report';
+
+export interface Measurement extends LoadResult {
+  peakRssMb: number;
+}
+
+/** One operation's measurements, per server name. */
+export interface OpRuns {
+  op: Op;
+  runs: Record<string, Measurement[]>;
+}
+
+/** One growth case's median times per request (ms), per server name, one per round. */
+export interface ScaleRuns {
+  c: ScaleCase;
+  runs: Record<string, number[]>;
+}
+
+/** Seconds of sequential requests per growth case and server. */
+function scaleSeconds(o: Options): number {
+  return Math.max(1, Math.round(o.duration / 5));
+}
+
+/** About how long the measurements take, in seconds. */
+export function estimateSeconds(o: Options, servers: number): number {
+  const pause = PURGE_PAUSE_MS / 1000;
+  const load = OPS.reduce((t, op) => t + o.duration + warmupSeconds(o) + 1 + (op.write ? pause : 0), 0);
+  const scale = SCALING.reduce((t, c) => t + scaleSeconds(o) + 1 + (c.write ? pause : 0), 0);
+  return o.rounds * servers * (load + scale);
+}
+
+function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): Promise<Measurement> {
+  const config: LoadConfig = {
+    url: `http://127.0.0.1:${server.port}${op.path(d)}`,
+    method: op.method,
+    headers: headersFor(token, op),
+    body: op.body?.(d),
+    connections: o.connections,
+    durationSeconds: o.duration,
+    warmupSeconds: warmupSeconds(o),
+  };
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(process.execPath, [LOAD_MAIN, JSON.stringify(config)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const rss = new RssSampler(server.child.pid!);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const limit = setTimeout(() => child.kill('SIGKILL'), (config.durationSeconds + config.warmupSeconds + 120) * 1000);
+    child.once('exit', (code, signal) => {
+      clearTimeout(limit);
+      const peakRssMb = rss.stop();
+      try {
+        assertAlive(server);
+      } catch (error) {
+        return reject(error as Error);
+      }
+      if (code !== 0) return reject(new Error(`the load generator failed (${code ?? signal}) on ${op.key} against ${server.phrase}: ${stderr.trim()}`));
+      try {
+        resolve({ ...(JSON.parse(stdout) as LoadResult), peakRssMb });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+/** Sequential requests on one keep-alive connection for about `seconds`: the median time per request, in ms. */
+async function timeSequential(server: Server, path: string, token: string, seconds: number): Promise<{ medianMs: number; n: number }> {
+  const headers = headersFor(token, { method: 'GET' });
+  for (let i = 0; i < 2; i++) await http(server.port, 'GET', path, headers); // warm-up
+  const times: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  while ((Date.now() < end || times.length < 5) && times.length < 10_000) {
+    const t0 = process.hrtime.bigint();
+    const reply = await http(server.port, 'GET', path, headers);
+    const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (reply.status !== 200) throw new Error(`GET ${path.split('?')[0]} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
+    times.push(elapsed);
+  }
+  return { medianMs: median(times), n: times.length };
+}
+
+/**
+ * Round by round, each operation against every server, then each growth case. The order of the
+ * servers alternates by round: the rows a write measurement leaves are deleted after it and InnoDB
+ * purges them in the background, which would otherwise always slow whichever server comes next.
+ */
+export async function measureAll(servers: Server[], d: Dataset, token: string, o: Options, pool: Pool): Promise<{ ops: OpRuns[]; scaling: ScaleRuns[] }> {
+  const empty = <T>() => Object.fromEntries(servers.map((s) => [s.name, [] as T[]]));
+  const ops: OpRuns[] = OPS.map((op) => ({ op, runs: empty<Measurement>() }));
+  const scaling: ScaleRuns[] = SCALING.map((c) => ({ c, runs: empty<number>() }));
+  const width = Math.max(...servers.map((s) => s.label.length));
+  for (let round = 1; round <= o.rounds; round++) {
+    const order = round % 2 === 1 ? servers : [...servers].reverse();
+    for (const run of ops) {
+      for (const server of order) {
+        const m = await drive(server, run.op, d, token, o);
+        assertAlive(server);
+        await waitQuiet(server);
+        run.runs[server.name].push(m);
+        const failed = m.non2xx + m.errors + m.timeouts;
+        log(
+          `[${round}/${o.rounds}] ${run.op.label.padEnd(36)} ${server.label.padEnd(width)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${ms(m.latencyMs.p50).padStart(6)} ms  ` +
+            `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
+        );
+        if (run.op.write) await settleAfterCleanup(pool, d);
+      }
+    }
+    for (const run of scaling) {
+      for (const server of order) {
+        const t = await timeSequential(server, run.c.path(d), token, scaleSeconds(o));
+        assertAlive(server);
+        run.runs[server.name].push(t.medianMs);
+        log(`[${round}/${o.rounds}] ${`${run.c.key} × ${run.c.rows}`.padEnd(36)} ${server.label.padEnd(width)} ${ms(t.medianMs).padStart(6)} ms/request (${t.n} sequential)`);
+        if (run.c.write) await settleAfterCleanup(pool, d);
+      }
+    }
+  }
+  return { ops, scaling };
+}

@@ -1,0 +1,166 @@
+/**
+ * What the benchmark drives: the operations measured under load (with their targets), the sizes
+ * timed sequentially for growth, and the check that every server answers all of them alike.
+ */
+import type { Dataset } from './dataset';
+import { Server, http } from './processes';
+
+/**
+ * A target for the service against one of the other servers (by name): req/s at least `minRatio`
+ * of that server's, or time per request at most `maxTime` times its own.
+ */
+export interface Target {
+  against: 'floor' | 'nest-bare';
+  minRatio?: number;
+  maxTime?: number;
+}
+
+export interface Op {
+  key: string;
+  label: string;
+  method: 'GET' | 'POST';
+  path: (d: Dataset) => string;
+  body?: (d: Dataset) => string;
+  write?: boolean;
+  targets: Target[];
+  check?: (result: unknown) => string | undefined;
+}
+
+/** For every operation: the service's p99 latency at most this many times bare Nest's. */
+export const P99_TARGET = { against: 'nest-bare', maxRatio: 1.5 } as const;
+/** For the growth cases: µs/row may rise at most this much from any size to a larger one. */
+export const GROWTH_TARGET = 1.5;
+
+const q = encodeURIComponent;
+export const isArrayOf = (n: number) => (r: unknown) => (Array.isArray(r) && r.length === n ? undefined : `expected ${n} items, got ${Array.isArray(r) ? r.length : typeof r}`);
+
+export const OPS: Op[] = [
+  {
+    key: 'products/getOne',
+    label: 'products/getOne',
+    method: 'GET',
+    path: (d) => `/v1/products/getOne?productID=${q(d.productID)}`,
+    targets: [
+      { against: 'floor', minRatio: 0.8 },
+      { against: 'nest-bare', minRatio: 0.85 },
+    ],
+  },
+  {
+    key: 'invites/getOne',
+    label: 'invites/getOne (20-turn transcript)',
+    method: 'GET',
+    path: (d) => `/v1/invites/getOne?linkID=${q(d.linkID)}`,
+    targets: [
+      { against: 'floor', minRatio: 0.8 },
+      { against: 'nest-bare', minRatio: 0.85 },
+    ],
+    check: (r) => ((r as { conversation?: unknown[] }).conversation?.length === 20 ? undefined : 'expected a 20-turn transcript'),
+  },
+  {
+    key: 'products/getList',
+    label: 'products/getList (1,000 rows)',
+    method: 'GET',
+    path: (d) => `/v1/products/getList?orgID=${q(d.orgs['1000'])}`,
+    targets: [
+      { against: 'floor', minRatio: 0.7 },
+      { against: 'nest-bare', minRatio: 0.9 },
+    ],
+    check: isArrayOf(1000),
+  },
+  {
+    key: 'invites/getList',
+    label: 'invites/getList (1,000 invites)',
+    method: 'GET',
+    path: (d) => `/v1/invites/getList?interviewID=${q(d.readInterviewID)}`,
+    targets: [
+      { against: 'floor', minRatio: 0.7 },
+      { against: 'nest-bare', minRatio: 0.9 },
+    ],
+    check: isArrayOf(1000),
+  },
+  {
+    key: 'products/addOne',
+    label: 'products/addOne',
+    method: 'POST',
+    path: () => '/v1/products/addOne',
+    body: (d) =>
+      JSON.stringify({
+        name: 'Bench Notes',
+        desc: 'A product written by the benchmark; deleted after each measurement.',
+        orgID: d.writeOrgID,
+        url: 'https://products.example/bench',
+        imageLink: 'https://images.example/bench.png',
+      }),
+    write: true,
+    targets: [{ against: 'nest-bare', minRatio: 0.8 }],
+    check: (r) => (typeof (r as { productID?: unknown }).productID === 'string' ? undefined : 'expected {productID}'),
+  },
+  {
+    key: 'invites/createInvites',
+    label: 'createInvites (count=1000)',
+    method: 'GET',
+    path: (d) => `/v1/invites/createInvites?interviewID=${q(d.writeInterviewID)}&count=1000`,
+    write: true,
+    targets: [{ against: 'floor', maxTime: 1.5 }],
+    check: isArrayOf(1000),
+  },
+];
+
+export interface ScaleCase {
+  key: string;
+  rows: number;
+  path: (d: Dataset) => string;
+  write?: boolean;
+}
+
+export const SCALING: ScaleCase[] = [
+  ...(['100', '1000', '10000'] as const).map((n) => ({ key: 'products/getList', rows: Number(n), path: (d: Dataset) => `/v1/products/getList?orgID=${q(d.orgs[n])}` })),
+  ...[10, 100, 1000].map((n) => ({
+    key: 'invites/createInvites',
+    rows: n,
+    path: (d: Dataset) => `/v1/invites/createInvites?interviewID=${q(d.writeInterviewID)}&count=${n}`,
+    write: true,
+  })),
+];
+
+export function headersFor(token: string, op: { method: string }): Record<string, string> {
+  return { authorization: `Bearer ${token}`, ...(op.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
+}
+
+/**
+ * Every server must answer every operation with a 2xx and what the operation expects, with the same
+ * status as the first server (the service) and, for reads, a byte-identical body. The rows the
+ * writes add are left for the caller to delete.
+ */
+export async function checkParity(servers: Server[], d: Dataset, token: string): Promise<void> {
+  const [reference, ...others] = servers;
+  for (const op of OPS) {
+    const replies = await Promise.all(servers.map((s) => http(s.port, op.method, op.path(d), headersFor(token, op), op.body?.(d))));
+    for (const [i, reply] of replies.entries()) {
+      if (reply.status < 200 || reply.status >= 300) throw new Error(`${op.key} on ${servers[i].phrase}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
+      const problem = op.check?.((JSON.parse(reply.body) as { result: unknown }).result);
+      if (problem) throw new Error(`${op.key} on ${servers[i].phrase}: ${problem}`);
+    }
+    const [first, ...rest] = replies;
+    for (const [i, reply] of rest.entries()) {
+      const other = others[i];
+      if (reply.status !== first.status) throw new Error(`${op.key}: ${reference.phrase} answered ${first.status}, ${other.phrase} ${reply.status}`);
+      if (!op.write && reply.body !== first.body) {
+        let at = 0;
+        while (at < first.body.length && first.body[at] === reply.body[at]) at++;
+        const excerpt = (body: string) => body.slice(Math.max(0, at - 60), at + 60);
+        throw new Error(
+          `${op.key}: the bodies of ${reference.phrase} and ${other.phrase} differ at character ${at}:\n` +
+            `  ${reference.label}: …${excerpt(first.body)}\n  ${other.label}: …${excerpt(reply.body)}`,
+        );
+      }
+    }
+  }
+  for (const c of SCALING.filter((c) => !c.write)) {
+    for (const s of servers) {
+      const reply = await http(s.port, 'GET', c.path(d), headersFor(token, { method: 'GET' }));
+      const problem = reply.status === 200 ? isArrayOf(c.rows)((JSON.parse(reply.body) as { result: unknown }).result) : `HTTP ${reply.status}`;
+      if (problem) throw new Error(`${c.key} (${c.rows} rows) on ${s.phrase}: ${problem}`);
+    }
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The report: medians of the rounds, the service against each other server (bare Nest, the floor),
+ * the targets, and what ran where (machine, commit), as markdown.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, release, totalmem } from 'node:os';
+import { Options, ROOT, warmupSeconds } from './cli';
+import type { Measurement, OpRuns, ScaleRuns } from './measure';
+import { GROWTH_TARGET, P99_TARGET } from './operations';
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+export const ms = (x: number) => fmt(x, x < 10 ? 2 : x < 100 ? 1 : 0);
+
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  rss: number;
+  failures: number;
+}
+
+function summarize(runs: Measurement[]): Summary {
+  return {
+    rps: median(runs.map((r) => r.reqPerSec)),
+    p50: median(runs.map((r) => r.latencyMs.p50)),
+    p99: median(runs.map((r) => r.latencyMs.p99)),
+    rss: Math.max(...runs.map((r) => r.peakRssMb)),
+    failures: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+  };
+}
+
+/** The largest rise of per-row cost from a size to any larger one: 1 or less when it never rises. */
+function growth(perRow: number[]): number {
+  let worst = 0;
+  for (let i = 0; i < perRow.length; i++) for (let j = i + 1; j < perRow.length; j++) worst = Math.max(worst, perRow[j] / perRow[i]);
+  return worst;
+}
+
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+const align = (left: number, right: number) => `|${'---|'.repeat(left)}${'--:|'.repeat(right)}`;
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+interface Named {
+  name: string;
+  label: string;
+  phrase: string;
+}
+
+/**
+ * The markdown report. The first server is the service; every ratio is the service's number over
+ * another server's. Returns the target verdicts too.
+ */
+export function report(meta: Record<string, string>, servers: Named[], ops: OpRuns[], scaling: ScaleRuns[], o: Options): { md: string; verdicts: string[] } {
+  const [subject, ...refs] = servers;
+  const rounds = `median of ${o.rounds} round${o.rounds > 1 ? 's' : ''}`;
+  const lines: string[] = [];
+  const verdicts = new Map<string, string[]>(refs.map((r) => [r.label, []]));
+  const add = (ref: Named, line: string) => verdicts.get(ref.label)!.push(line);
+  const byName = (name: string) => servers.find((s) => s.name === name)!;
+  const heads = (what: string) => servers.map((s) => `${what} ${s.label}`);
+  const ratios = (what = '') => refs.map((r) => `${what}${subject.label} ÷ ${r.label}`);
+
+  lines.push(`# Benchmark: ${subject.phrase} against ${refs.map((r) => r.phrase).join(' and ')}`, '');
+  for (const [k, v] of Object.entries(meta)) lines.push(`- ${k}: ${v}`);
+  lines.push('');
+
+  const summaries = ops.map(({ op, runs }) => ({ op, s: Object.fromEntries(servers.map((x) => [x.name, summarize(runs[x.name])])) as Record<string, Summary> }));
+
+  lines.push(`## Throughput (${o.connections} connections, ${o.duration} s per measurement after a ${warmupSeconds(o)} s warm-up, ${rounds})`, '');
+  lines.push(row(['operation', ...heads('req/s'), ...ratios()]), align(1, servers.length + refs.length));
+  for (const { op, s } of summaries) {
+    const failures = servers.filter((x) => s[x.name].failures > 0).map((x) => `${x.label} ${s[x.name].failures}`);
+    const label = failures.length ? `${op.label} (failed requests: ${failures.join(', ')})` : op.label;
+    lines.push(row([label, ...servers.map((x) => fmt(s[x.name].rps)), ...refs.map((r) => fmt(s[subject.name].rps / s[r.name].rps, 2))]));
+  }
+  lines.push('', `${subject.label} ÷ X = ${subject.phrase}'s req/s ÷ X's at the same concurrency: 1.00 = as fast as X, 0.5 = twice the time per request.`, '');
+
+  lines.push(`## Latency (ms per request under the load above, ${rounds})`, '');
+  lines.push(row(['operation', ...heads('p50'), ...heads('p99'), ...ratios('p99 ')]), align(1, 2 * servers.length + refs.length));
+  for (const { op, s } of summaries) {
+    lines.push(
+      row([op.label, ...servers.map((x) => ms(s[x.name].p50)), ...servers.map((x) => ms(s[x.name].p99)), ...refs.map((r) => fmt(s[subject.name].p99 / s[r.name].p99, 2))]),
+    );
+  }
+  lines.push('', 'Percentiles of every 2xx response time of the measurement.', '');
+
+  lines.push('## Memory (peak RSS in MB during each measurement)', '');
+  lines.push(row(['operation', ...servers.map((x) => x.label)]), align(1, servers.length));
+  for (const { op, s } of summaries) lines.push(row([op.label, ...servers.map((x) => fmt(s[x.name].rss))]));
+  lines.push('', 'The highest VmRSS sampled every 100 ms while the operation ran, over all rounds; VmHWM (the peak over the whole run) is in the header.', '');
+
+  // Targets on throughput and time, then on p99 latency.
+  const p99Ref = byName(P99_TARGET.against);
+  const p99Lines: string[] = [];
+  for (const { op, s } of summaries) {
+    const subj = s[subject.name];
+    for (const t of op.targets) {
+      const ref = byName(t.against);
+      const other = s[ref.name];
+      if (t.minRatio !== undefined) {
+        const ratio = subj.rps / other.rps;
+        add(ref, `${op.label}: ${verdict(ratio >= t.minRatio)}: ${subject.label} req/s ${fmt(ratio, 2)} × ${ref.phrase}'s (target ≥ ${t.minRatio})`);
+      }
+      if (t.maxTime !== undefined) {
+        // Time per request at the same concurrency: the inverse of throughput.
+        const time = other.rps / subj.rps;
+        add(ref, `${op.label}: ${verdict(time <= t.maxTime)}: ${subject.label} time per request ${fmt(time, 2)} × ${ref.phrase}'s (target ≤ ${t.maxTime}; p50 ${fmt(subj.p50 / other.p50, 2)}×)`);
+      }
+    }
+    const p99 = subj.p99 / s[p99Ref.name].p99;
+    p99Lines.push(`${op.label}: ${verdict(p99 <= P99_TARGET.maxRatio)}: ${subject.label} p99 ${ms(subj.p99)} ms, ${fmt(p99, 2)} × ${p99Ref.phrase}'s ${ms(s[p99Ref.name].p99)} ms (target ≤ ${P99_TARGET.maxRatio})`);
+  }
+  for (const line of p99Lines) add(p99Ref, line);
+
+  lines.push(`## How cost grows (sequential requests on one connection, median time per request, ${rounds})`, '');
+  lines.push(row(['operation', 'rows', ...heads('ms/request'), ...heads('µs/row'), ...ratios(), ...heads('marginal µs/row')]), align(1, 1 + 3 * servers.length + refs.length));
+  const growthLines: string[] = [];
+  const byKey = new Map<string, ScaleRuns[]>();
+  for (const c of scaling) byKey.set(c.c.key, [...(byKey.get(c.c.key) ?? []), c]);
+  for (const [key, cases] of byKey) {
+    const perRow: Record<string, number[]> = Object.fromEntries(servers.map((x) => [x.name, []]));
+    let prev: { rows: number; t: Record<string, number> } | undefined;
+    for (const c of cases) {
+      const t = Object.fromEntries(servers.map((x) => [x.name, median(c.runs[x.name])])) as Record<string, number>;
+      for (const x of servers) perRow[x.name].push((t[x.name] * 1000) / c.c.rows);
+      const marginal = (x: Named) => (prev ? ((t[x.name] - prev.t[x.name]) * 1000) / (c.c.rows - prev.rows) : NaN);
+      lines.push(
+        row([
+          key,
+          fmt(c.c.rows),
+          ...servers.map((x) => ms(t[x.name])),
+          ...servers.map((x) => fmt((t[x.name] * 1000) / c.c.rows, 1)),
+          ...refs.map((r) => fmt(t[subject.name] / t[r.name], 2)),
+          ...servers.map((x) => fmt(marginal(x), 1)),
+        ]),
+      );
+      prev = { rows: c.c.rows, t };
+    }
+    const g = growth(perRow[subject.name]);
+    const first = cases[0].c.rows;
+    const last = cases[cases.length - 1].c.rows;
+    const s = perRow[subject.name];
+    growthLines.push(
+      `${key}, per-row cost from ${fmt(first)} to ${fmt(last)} rows: ${verdict(g <= GROWTH_TARGET)}: µs/row rises at most ${fmt(g, 2)}× as rows grow ` +
+        `(target ≤ ${GROWTH_TARGET}; ${refs.map((r) => `${r.label} ${fmt(growth(perRow[r.name]), 2)}×`).join(', ')}; ` +
+        `from ${fmt(first)} to ${fmt(last)} rows ${subject.phrase}'s µs/row goes ${fmt(s[0], 1)} → ${fmt(s[s.length - 1], 1)})`,
+    );
+  }
+  lines.push(
+    '',
+    'µs/row = time per request ÷ rows: a fixed per-request cost makes it fall as rows grow, so cost that grows faster than the row count shows up as µs/row rising with size. ' +
+      'The target is checked as the largest rise of µs/row from any size to a larger one (1.00 or less: no rise). ' +
+      'Marginal µs/row = extra time per extra row from one size to the next: the per-row cost without the fixed part.',
+    '',
+  );
+
+  const rss = servers.map((x) => `${x.label} ${fmt(Math.max(...summaries.map(({ s }) => s[x.name].rss)))} MB`).join(', ');
+  const all = [...[...verdicts.values()].flat(), ...growthLines];
+  lines.push('## Targets', '', `${all.filter((v) => !v.includes(': NOT met: ')).length} of ${all.length} met.`, '');
+  for (const ref of refs) {
+    lines.push(`### ${cap(subject.phrase)} against ${ref.phrase}`, '');
+    for (const v of verdicts.get(ref.label)!) lines.push(`- ${v}`);
+    if (ref.name === P99_TARGET.against) lines.push(`- peak RSS, reported for all ${servers.length} (highest of any measurement): ${rss}`);
+    lines.push('');
+  }
+  lines.push('### Growth', '');
+  for (const v of growthLines) lines.push(`- ${v}`);
+  lines.push('');
+  return { md: lines.join('\n'), verdicts: all };
+}
+
+/** The commit checked out, "(clean)" only when `git status --porcelain` prints nothing. */
+export function describeCommit(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const commit = git('rev-parse', '--short', 'HEAD');
+    return git('status', '--porcelain') === '' ? `${commit} (clean)` : `${commit} with uncommitted changes`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+export function describeMachine(): Record<string, string> {
+  const cpu = cpus();
+  return {
+    cpus: `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown'}`,
+    memory: `${fmt(totalmem() / 2 ** 30, 1)} GiB`,
+    os: `Linux ${release()}`,
+    node: process.version,
+  };
+}
