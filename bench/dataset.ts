@@ -93,7 +93,7 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
 
   const started = Date.now();
   const lifecycle = app.get(InviteLifecycleService);
-  const links = await app.get(InvitesService).insertInvites(readInterview.id, readInterview.product_id, inv.orgIDs[0], 1000);
+  const links = await app.get(InvitesService).insertInvites({ interviewID: readInterview.id, productID: readInterview.product_id, orgID: inv.orgIDs[0] }, 1000);
   const r = new DemoRandom(5);
   const work = links.map((linkID) => ({ linkID, person: demo.person(r), turns: demo.conversation(r, 20) }));
   let next = 0;

@@ -1,5 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { IDEMPOTENCY_HEADER } from './idempotency/idempotency.interceptor';
+import { CreateProductDto } from './products/dto/create-product.dto';
 
 const DESCRIPTION = `
 JSON API for products under study, interviews about them, invite links with their transcripts, and interviewee profiles.
@@ -35,6 +38,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config);
   declareCommonHeaders(document);
+  closeRequestBodies(document);
+  // Either owner will do; OpenAPI can say so, so that generated clients and validators know it too.
+  const createProduct = document.components?.schemas?.[CreateProductDto.name] as SchemaObject | undefined;
+  if (createProduct) createProduct.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
   // Health needs no token: override the global bearer requirement there.
   for (const operation of Object.values(document.paths['/health'] ?? {})) {
     if (operation && typeof operation === 'object' && 'responses' in operation) operation.security = [];
@@ -53,14 +60,46 @@ const COMMON_HEADERS = {
   'Access-Control-Allow-Origin': header('Only when CORS_ORIGINS is configured and allows the request\'s Origin; CORS is off by default.', { type: 'string', maxLength: 2048 }),
 };
 const RETRY_AFTER = header('Seconds to wait before retrying.', { type: 'integer', format: 'int32', minimum: 1, maximum: 86_400 });
+const WWW_AUTHENTICATE = header('Always `Bearer`: the scheme this API takes.', { type: 'string', enum: ['Bearer'] });
+const IDEMPOTENT_REPLAYED = header('`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', {
+  type: 'string',
+  enum: ['true'],
+});
+
+interface Operation {
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema?: SchemaObject | ReferenceObject }> };
+}
+
+function operations(document: OpenAPIObject): Operation[] {
+  return Object.values(document.paths).flatMap((item) =>
+    Object.values(item).filter((op): op is Operation => !!op && typeof op === 'object' && 'responses' in op),
+  );
+}
 
 function declareCommonHeaders(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
-      for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, unknown> }>)) {
-        response.headers = { ...COMMON_HEADERS, ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}), ...response.headers };
-      }
+  for (const operation of operations(document)) {
+    const idempotent = operation.parameters?.some((p) => p.in === 'header' && p.name === IDEMPOTENCY_HEADER) ?? false;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      response.headers = {
+        ...COMMON_HEADERS,
+        ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}),
+        ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
+        ...(idempotent && status.startsWith('2') ? { 'Idempotent-Replayed': IDEMPOTENT_REPLAYED } : {}),
+        ...response.headers,
+      };
+    }
+  }
+}
+
+/** Every request body is refused with 400 when it carries a field its schema does not list: say so. */
+function closeRequestBodies(document: OpenAPIObject): void {
+  for (const operation of operations(document)) {
+    for (const media of Object.values(operation.requestBody?.content ?? {})) {
+      const ref = media.schema && '$ref' in media.schema ? media.schema.$ref : undefined;
+      const schema = ref ? (document.components?.schemas?.[ref.replace('#/components/schemas/', '')] as SchemaObject | undefined) : undefined;
+      if (schema) schema.additionalProperties = false;
     }
   }
 }

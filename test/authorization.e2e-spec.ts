@@ -99,7 +99,7 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
     const userID = uniq('victim_user');
     const productID = await makeProduct(t, admin, { orgID, userID });
     const interviewID = await makeInterview(t, admin, productID);
-    const [linkID] = await t.app.get(InvitesService).insertInvites(interviewID, productID, orgID, 2);
+    const [linkID] = await t.app.get(InvitesService).insertInvites({ interviewID, productID, orgID }, 2);
     const profileID = await t.app.get(ProfilesService).create({ productIDs: [productID], firstName: 'Victim' });
     victim = { orgID, userID, productID, interviewID, linkID, profileID };
 

@@ -1,5 +1,4 @@
-import { Invite } from '../src/invites/invite.entity';
-import { newLinkId } from '../src/common/ids';
+import { InvitesService } from '../src/invites/invites.service';
 import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
@@ -13,19 +12,7 @@ describe('Interviews API', () => {
   }
 
   async function addInvite(interviewID: string, productID: string) {
-    const now = new Date();
-    await t.db.getRepository(Invite).insert({
-      linkID: newLinkId(),
-      interviewID,
-      productID,
-      orgID: null,
-      userInfo: null,
-      status: 'pending',
-      conversation: [],
-      createdAt: now,
-      updatedAt: now,
-      completedOn: null,
-    });
+    await t.app.get(InvitesService).insertInvites({ interviewID, productID, orgID: null }, 1);
   }
 
   describe('POST /v1/interviews/addOne', () => {

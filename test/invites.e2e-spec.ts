@@ -44,10 +44,13 @@ describe('Invites API', () => {
           status: 'pending',
           timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
           completed_on: null,
+          expires_on: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
           conversation: [],
         },
       });
       expect(Math.abs(Date.parse(one.body.result.timestamp) - Date.now())).toBeLessThan(60_000);
+      // INVITE_TTL_DAYS defaults to 30.
+      expect(Date.parse(one.body.result.expires_on) - Date.parse(one.body.result.timestamp)).toBe(30 * 86_400_000);
     });
 
     it('creates 1,000 invites in one request', async () => {

@@ -4,6 +4,8 @@ import { Transform, plainToInstance } from 'class-transformer';
 import {
   IsDefined,
   IsInt,
+  Max,
+  Min,
   IsOptional,
   IsString,
   Length,
@@ -153,7 +155,7 @@ export function PatchRequiredText(o: FieldOptions): PropertyDecorator {
 export function OptionalUrl(description: string, example: string): PropertyDecorator {
   const max = COMMON_LIMITS.url;
   return applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'uri', nullable: true, description, example, maxLength: max }),
+    ApiPropertyOptional({ type: String, format: 'uri', pattern: '^https?://', nullable: true, description, example, maxLength: max }),
     IsOptional(),
     IsString(typeMessage),
     MaxLength(max, { message: `$property must be at most ${max} characters long` }),
@@ -178,6 +180,19 @@ export function OptionalId(description: string, max: number = COMMON_LIMITS.idIn
     IsString({ message: '$property must be a string, given once' }),
     Length(1, max, { message: `$property must be 1 to ${max} characters long` }),
     IsCleanText(),
+  );
+}
+
+/** An optional whole number from the query string, 1 to `maximum` (no example: see OptionalId). */
+export function OptionalQueryInt(description: string, maximum: number): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', format: 'int32', description, minimum: 1, maximum }),
+    Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)),
+    IsOptional(),
+    Min(1, { message: `$property must be from 1 to ${maximum}` }),
+    Max(maximum, { message: `$property must be from 1 to ${maximum}` }),
+    // Listed last because class-validator runs decorators bottom-up and stops at the first error.
+    IsInt({ message: '$property must be a whole number' }),
   );
 }
 

@@ -18,6 +18,20 @@ export type DatabaseConfig =
       queueLimit: number;
     };
 
+export interface RoomConfig {
+  /** Shown above the start form and recorded in the transcript when the interviewee agrees. */
+  consentText: string;
+  /** An invite expires this long after it was created, unless createInvites says otherwise. */
+  inviteTtlDays: number;
+  /** How often each instance looks for invites past expires_on. */
+  expirySweepMs: number;
+  /** Requests per RATE_LIMIT_WINDOW_SECONDS: per client address and per link. */
+  rateLimit: { perAddress: number; perLink: number };
+}
+
+export const DEFAULT_CONSENT_TEXT =
+  'This interview is conducted by an automated interviewer. Your answers are recorded and shared with the research team that sent you this link.';
+
 /** Raised for a bad environment value; main.ts prints its message as one line and exits. */
 export class ConfigError extends Error {}
 
@@ -39,6 +53,8 @@ export class AppConfig {
   readonly bodyLimitBytes: number;
   readonly corsOrigins: string[];
   readonly rateLimit: { limit: number; windowMs: number };
+  /** The interview room (/i/{linkID}) and the invites' expiry. */
+  readonly room: RoomConfig;
 
   constructor(values: Omit<AppConfig, never>) {
     Object.assign(this, values);
@@ -68,6 +84,13 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
+}
+
+function readText(env: Env, name: string, fallback: string, max: number): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (raw.length > max || raw.includes('\0') || !raw.isWellFormed()) throw new ConfigError(`${name} must be text of at most ${max} characters`);
+  return raw;
 }
 
 function readHttpUrl(env: Env, name: string, fallback: string): string {
@@ -139,11 +162,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins like https://app.example.com (got "${origin}")`);
     }
   }
+  const port = readInt(env, 'PORT', 3000, 0, 65535);
   return new AppConfig({
-    port: readInt(env, 'PORT', 3000, 0, 65535),
+    port,
     database: readDatabase(env),
     migrationsRun: readBool(env, 'MIGRATIONS_RUN', true),
-    inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', 'http://localhost:3000/i'),
+    // Unset, links open on this very service: a link printed by a local service works there.
+    inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', `http://localhost:${port}/i`),
     defaultInterviewer,
     maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
     logLevel,
@@ -154,6 +179,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimit: {
       limit: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
       windowMs: readInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400) * 1000,
+    },
+    room: {
+      consentText: readText(env, 'CONSENT_TEXT', DEFAULT_CONSENT_TEXT, 2000),
+      inviteTtlDays: readInt(env, 'INVITE_TTL_DAYS', 30, 1, INVITE_LIMITS.expiresInDaysMax),
+      expirySweepMs: readInt(env, 'EXPIRY_SWEEP_SECONDS', 60, 1, 60) * 1000,
+      rateLimit: {
+        perAddress: readInt(env, 'ROOM_RATE_LIMIT_MAX', 120, 1, 1_000_000),
+        perLink: readInt(env, 'ROOM_LINK_RATE_LIMIT_MAX', 60, 1, 1_000_000),
+      },
     },
   });
 }

@@ -6,6 +6,8 @@ import { ErrorResponseDto } from '../common/error-response.dto';
 import { IDEMPOTENCY_KEY_MAX } from './idempotency-record.entity';
 import { IdempotencyService } from './idempotency.service';
 
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
 /**
  * Honours `Idempotency-Key`: the same key from the same token with the same parameters within
  * 24 h replays the first success without running the handler again; different parameters get 422;
@@ -47,7 +49,7 @@ export function Idempotent(): MethodDecorator {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
-      name: 'Idempotency-Key',
+      name: IDEMPOTENCY_HEADER,
       required: false,
       description:
         `Up to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters. The same key from the same token with the same parameters within 24 h replays the first success ` +

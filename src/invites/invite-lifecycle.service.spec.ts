@@ -30,6 +30,7 @@ function invite(overrides: Partial<Invite> = {}): Invite {
     status: 'pending',
     createdAt: CREATED_AT,
     completedOn: null,
+    expiresAt: new Date('2999-01-01T00:00:00.000Z'),
     conversation: [],
     updatedAt: CREATED_AT,
     ...overrides,

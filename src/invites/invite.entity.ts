@@ -20,6 +20,7 @@ export interface ConversationTurn {
 @Entity('invites')
 @Index('idx_invites_interview_created', ['interviewID', 'createdAt', 'linkID'])
 @Index('idx_invites_product_created', ['productID', 'createdAt', 'linkID'])
+@Index('idx_invites_expiry', ['status', 'expiresAt'])
 export class Invite {
   @PrimaryColumn({ name: 'link_id', type: 'varchar', length: INVITE_LIMITS.linkId, ...EXACT_TEXT })
   linkID: string;
@@ -52,6 +53,10 @@ export class Invite {
 
   @Column({ name: 'completed_on', ...TIMESTAMP, nullable: true })
   completedOn: Date | null;
+
+  /** Past this, a pending or started invite is expired (checked on use and by the sweep). */
+  @Column({ name: 'expires_on', ...TIMESTAMP })
+  expiresAt: Date;
 
   @Column({ type: LONG_TEXT, transformer: jsonText })
   conversation: ConversationTurn[];

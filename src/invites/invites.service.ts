@@ -13,8 +13,7 @@ import { CreateInvitesQueryDto, ListInvitesQueryDto } from './dto/invite-queries
 import { InviteCountException, ProductMismatchException } from './invites.errors';
 import { INVITE_INSERT_CHUNK, INVITE_KEYS, INVITE_LIST, InviteRow, inviteFromRow, inviteInsertSql } from './invites.sql';
 
-/** Rows per INSERT statement (see invites.sql.ts). */
-export const INSERT_CHUNK = INVITE_INSERT_CHUNK;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 @Injectable()
 export class InvitesService {
@@ -35,25 +34,33 @@ export class InvitesService {
       throw new ProductMismatchException(query.productID, interview.interviewID);
     }
     if (query.orgID !== undefined) this.access.assertOwnOrganization(principal, query.orgID, 'an invite of another organization');
-    const linkIDs = await this.insertInvites(interview.interviewID, interview.productID, query.orgID ?? owner.orgID, query.count);
+    const target = { interviewID: interview.interviewID, productID: interview.productID, orgID: query.orgID ?? owner.orgID };
+    const linkIDs = await this.insertInvites(target, query.count, { expiresInDays: query.expiresInDays });
     const base = this.config.inviteBaseUrl;
     return linkIDs.map((linkID) => `${base}/${linkID}`);
   }
 
   /**
    * The domain operation behind createInvites (also used by the demo data): `count` pending invites in
-   * one transaction, all or none. Returns their linkIDs.
+   * one transaction, all or none, expiring after `expiresInDays` (INVITE_TTL_DAYS by default). Returns their linkIDs.
    */
-  async insertInvites(interviewID: string, productID: string, orgID: string | null, count: number, createdAt = new Date()): Promise<string[]> {
+  async insertInvites(
+    target: { interviewID: string; productID: string; orgID: string | null },
+    count: number,
+    options: { expiresInDays?: number; createdAt?: Date } = {},
+  ): Promise<string[]> {
+    const { interviewID, productID, orgID } = target;
     const linkIDs = newLinkIds(count);
+    const createdAt = options.createdAt ?? new Date();
     const at = sqlDate(createdAt);
+    const expires = sqlDate(new Date(createdAt.getTime() + (options.expiresInDays ?? this.config.room.inviteTtlDays) * DAY_MS));
     // Plain SQL: TypeORM's query builder spent two thirds of this request assembling 10,000
     // parameters. Constant columns are inlined.
     await this.dataSource.transaction(async (db) => {
-      for (let start = 0; start < count; start += INSERT_CHUNK) {
-        const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
+      for (let start = 0; start < count; start += INVITE_INSERT_CHUNK) {
+        const chunk = linkIDs.slice(start, start + INVITE_INSERT_CHUNK);
         const params: (string | null)[] = [];
-        for (const linkID of chunk) params.push(linkID, interviewID, productID, orgID, at, at);
+        for (const linkID of chunk) params.push(linkID, interviewID, productID, orgID, at, at, expires);
         await db.query(inviteInsertSql(chunk.length), params);
       }
     });

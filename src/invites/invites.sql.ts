@@ -5,7 +5,7 @@ import type { InviteStatus } from './invite-status';
 /** The invite reads in plain SQL ('?' placeholders work on both drivers); see products.sql.ts. */
 export const INVITE_COLUMNS =
   'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
-  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.conversation AS conversation';
+  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation';
 
 /** The invite with its product's owners, which decide who may see it. */
 export const INVITE_WITH_OWNER_BY_ID = `SELECT ${INVITE_COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID
@@ -18,13 +18,13 @@ export const INVITE_KEYS = { created: 'i.created_at', id: 'i.link_id' } as const
 export const INVITE_INSERT_CHUNK = 1000;
 
 /**
- * One INSERT of `rows` new pending invites, 6 parameters per row: link_id, interview_id, product_id,
- * org_id, created_at, updated_at. The constant columns are inlined.
+ * One INSERT of `rows` new pending invites, 7 parameters per row: link_id, interview_id, product_id,
+ * org_id, created_at, updated_at, expires_on. The constant columns are inlined.
  */
 export function inviteInsertSql(rows: number): string {
   return (
-    'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, user_info, status, completed_on, conversation) VALUES ' +
-    new Array<string>(rows).fill("(?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', ')
+    'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation) VALUES ' +
+    new Array<string>(rows).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', ')
   );
 }
 
@@ -38,6 +38,7 @@ export interface InviteRow {
   status: InviteStatus;
   createdAt: Date | string;
   completedOn: Date | string | null;
+  expiresAt: Date | string;
   conversation: string;
 }
 
@@ -51,6 +52,7 @@ export function inviteFromRow(r: InviteRow): InviteDto {
     status: r.status,
     timestamp: rawDate(r.createdAt).toISOString(),
     completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
+    expires_on: rawDate(r.expiresAt).toISOString(),
     conversation: JSON.parse(r.conversation),
   };
 }

@@ -2,6 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
+import { INVITE_LIMITS } from '../invites/invite.limits';
 import { PROFILE_LIMITS } from './profile.limits';
 
 export interface ProfileMetadata {
@@ -28,6 +29,7 @@ export interface HistoryEntry {
 
 @Entity('profiles')
 @Index('idx_profiles_created', ['createdAt', 'profileID'])
+@Index('uq_profiles_owner_email', ['ownerKey', 'email'], { unique: true })
 export class Profile {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: COMMON_LIMITS.uuid, ...EXACT_TEXT })
   profileID: string;
@@ -49,6 +51,20 @@ export class Profile {
 
   @Column({ name: 'created_at', ...TIMESTAMP })
   createdAt: Date;
+
+  /**
+   * Whose interviewee this is ("org:<orgID>", else "user:<userID>") and their email, lower-cased: how a
+   * later interview finds the same profile. Neither is part of the Profile resource.
+   */
+  @Column({ name: 'owner_key', type: 'varchar', length: PROFILE_LIMITS.ownerKey, nullable: true, ...EXACT_TEXT })
+  ownerKey: string | null;
+
+  @Column({ type: 'varchar', length: INVITE_LIMITS.email, nullable: true, ...EXACT_TEXT })
+  email: string | null;
+
+  /** How many interviewee turns metadata.sentiment is the mean of, to fold in the next interview's. */
+  @Column({ name: 'sentiment_turns', type: 'integer', default: 0 })
+  sentimentTurns: number;
 }
 
 /** A profile's products: a join table so that getList?productID= is one indexed lookup. */

@@ -14,4 +14,6 @@ export const PROFILE_LIMITS = {
   history: 10_000,
   historyId: 64,
   interviewCount: 1_000_000,
+  /** "org:" or "user:" and an owner id (100). */
+  ownerKey: 110,
 } as const;

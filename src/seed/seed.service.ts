@@ -123,7 +123,7 @@ export class SeedService {
     for (const interview of interviews) {
       if (o.invites === 0) break;
       const product = productById.get(interview.productID)!;
-      const links = await this.invites.insertInvites(interview.interviewID, product.productID, product.orgID, o.invites);
+      const links = await this.invites.insertInvites({ interviewID: interview.interviewID, productID: product.productID, orgID: product.orgID }, o.invites);
       linksByProduct.set(product.productID, [...(linksByProduct.get(product.productID) ?? []), ...links]);
       for (const linkID of links) {
         // Every status: ~30% pending, 15% started, 45% completed, 10% expired.

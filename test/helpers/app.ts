@@ -8,12 +8,14 @@ import { loadConfig } from '../../src/config/app-config';
 import { TokensService } from '../../src/auth/tokens.service';
 import { buildOpenApiDocument } from '../../src/swagger';
 import { OpenApiResponseValidator } from './openapi-validator';
+import { PrismResponseValidator } from './prism-validator';
 
 export interface TestApp {
   app: INestApplication;
-  /** supertest against the app; every response is checked against the OpenAPI document. */
+  /** supertest against the app; every response is checked against the OpenAPI document, by our validator and by Prism's. */
   http: TestAgent;
   responses: OpenApiResponseValidator;
+  prism: PrismResponseValidator;
   db: DataSource;
   tokens: TokensService;
   close(): Promise<void>;
@@ -26,17 +28,20 @@ export interface TestApp {
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const app = await createApp(loadConfig({ ...process.env, ...env }));
   await app.init();
-  const responses = new OpenApiResponseValidator(buildOpenApiDocument(app) as never);
+  const document = buildOpenApiDocument(app);
+  const responses = new OpenApiResponseValidator(document as never);
+  const prism = await PrismResponseValidator.create(document);
   return {
     app,
-    http: validating(request(app.getHttpServer()), responses),
+    http: validating(request(app.getHttpServer()), responses, prism),
     responses,
+    prism,
     db: app.get(DataSource),
     tokens: app.get(TokensService),
     close: async () => {
       await app.close();
       // A response that contradicts the published document fails the suite that saw it.
-      expect(responses.violations).toEqual([]);
+      expect([...responses.violations, ...prism.violations]).toEqual([]);
     },
   };
 }
@@ -58,8 +63,8 @@ export function useTestApp(bind: (app: { t: TestApp; admin: string }) => unknown
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options', 'head'] as const;
 
-/** Wraps a supertest agent so every response passes through the OpenAPI validator. */
-function validating(agent: TestAgent, validator: OpenApiResponseValidator): TestAgent {
+/** Wraps a supertest agent so every response passes through both OpenAPI validators. */
+function validating(agent: TestAgent, validator: OpenApiResponseValidator, prism: PrismResponseValidator): TestAgent {
   return new Proxy(agent, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
@@ -68,6 +73,7 @@ function validating(agent: TestAgent, validator: OpenApiResponseValidator): Test
         const test = (value as (u: string) => request.Test).call(target, url);
         test.on('response', (res: request.Response) => {
           validator.check(prop, url, res.status, res.headers['content-type'], res.body);
+          prism.check(prop, url, res.status, res.headers as Record<string, string>, res.body);
         });
         return test;
       };

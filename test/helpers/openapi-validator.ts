@@ -4,17 +4,22 @@ import addFormats from 'ajv-formats';
 type OpenApiDoc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components: object };
 
 /**
- * OpenAPI 3.0 schemas to JSON Schema: `nullable: true` (which may sit beside allOf/$ref, where
- * plain JSON Schema has no such keyword) becomes `anyOf: [schema, {type: 'null'}]`.
+ * OpenAPI 3.0 schemas to JSON Schema, reading `nullable` as the specification (3.0.3) and standard
+ * validators do: it adds null to the `type` of the same schema object, and has no effect where that
+ * object has no `type` (beside `allOf` or a `$ref`, for instance), so null is refused there.
  */
-function toJsonSchema(node: unknown): unknown {
+export function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = toJsonSchema(v);
-  if (out.nullable === true) {
+  if ('nullable' in out) {
+    const nullable = out.nullable === true;
     delete out.nullable;
-    return { anyOf: [out, { type: 'null' }] };
+    if (nullable && typeof out.type === 'string') {
+      out.type = [out.type, 'null'];
+      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    }
   }
   return out;
 }

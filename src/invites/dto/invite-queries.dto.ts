@@ -1,6 +1,6 @@
 import { COMMON_LIMITS } from '../../common/limits';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { OptionalId, QueryInt, RequiredId } from '../../common/validation';
+import { OptionalId, OptionalQueryInt, QueryInt, RequiredId } from '../../common/validation';
 import { INVITE_LIMITS } from '../invite.limits';
 
 export class CreateInvitesQueryDto {
@@ -18,6 +18,12 @@ export class CreateInvitesQueryDto {
     COMMON_LIMITS.ownerId,
   )
   orgID?: string;
+
+  @OptionalQueryInt(
+    `Days until the links expire (1 to ${INVITE_LIMITS.expiresInDaysMax}); INVITE_TTL_DAYS (default 30) when absent. A pending or started invite past its expires_on is expired.`,
+    INVITE_LIMITS.expiresInDaysMax,
+  )
+  expiresInDays?: number;
 }
 
 export class GetInviteQueryDto {

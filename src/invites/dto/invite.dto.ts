@@ -64,6 +64,14 @@ export class InviteDto {
   @ApiProperty({ type: String, format: 'date-time', maxLength: 30, nullable: true, example: null, description: 'Set when the invite is completed.' })
   completed_on: string | null;
 
+  @ApiProperty({
+    format: 'date-time',
+    maxLength: 30,
+    example: '2026-12-21T12:04:05.123Z',
+    description: 'When the link stops working: a pending or started invite past this time is expired.',
+  })
+  expires_on: string;
+
   @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'Transcript turns in order; [] for a new invite.' })
   conversation: ConversationTurnDto[];
 }
