@@ -1,6 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { INVITE_LIMITS } from '../invites/invite.limits';
+import { ConfigError } from './config-error';
 import { engineOf } from './engine';
+import { InterviewerAgentConfig, readDefaultInterviewer, readInterviewerAgents } from './interviewer-agents';
+
+export { ConfigError };
 
 export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 /** auto: readable lines on a terminal, JSON lines otherwise. */
@@ -18,9 +22,6 @@ export type DatabaseConfig =
       queueLimit: number;
     };
 
-/** Raised for a bad environment value; main.ts prints its message as one line and exits. */
-export class ConfigError extends Error {}
-
 /**
  * Typed, validated configuration: the only reader of the environment. Built once per process (or per
  * app in the tests) by loadConfig(); the Nest app injects it by class, the CLIs and ormconfig.ts
@@ -32,6 +33,8 @@ export class AppConfig {
   readonly migrationsRun: boolean;
   readonly inviteBaseUrl: string;
   readonly defaultInterviewer: string;
+  /** The configured interviewer agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
+  readonly interviewers: ReadonlyMap<string, InterviewerAgentConfig>;
   readonly maxInvitesPerRequest: number;
   readonly logLevel: LogLevelName;
   readonly logFormat: LogFormat;
@@ -126,10 +129,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!['auto', 'json', 'pretty'].includes(logFormat)) {
     throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
   }
-  const defaultInterviewer = env.DEFAULT_INTERVIEWER?.trim() || 'default';
-  if (defaultInterviewer.length > 100) {
-    throw new ConfigError('DEFAULT_INTERVIEWER must be at most 100 characters');
-  }
+  const interviewers = readInterviewerAgents(env);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -144,7 +144,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     database: readDatabase(env),
     migrationsRun: readBool(env, 'MIGRATIONS_RUN', true),
     inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', 'http://localhost:3000/i'),
-    defaultInterviewer,
+    defaultInterviewer: readDefaultInterviewer(env, interviewers),
+    interviewers,
     maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
     logLevel,
     logFormat,
