@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { InterviewersController } from './interviewers.controller';
 import { InterviewersService } from './interviewers.service';
 
 @Module({
+  controllers: [InterviewersController],
   providers: [InterviewersService],
   exports: [InterviewersService],
 })
