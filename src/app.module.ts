@@ -12,6 +12,7 @@ import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
+import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
 import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
@@ -27,6 +28,7 @@ import { ProfilesModule } from './profiles/profiles.module';
     HealthModule,
     ProductsModule,
     InterviewsModule,
+    InterviewersModule,
     InvitesModule,
     ProfilesModule,
   ],

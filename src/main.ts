@@ -1,7 +1,8 @@
 import './config/load-env';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { AppConfig, ConfigError } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { ConfigError } from './config/config-error';
 import { TokensService } from './auth/tokens.service';
 
 async function bootstrap(): Promise<void> {

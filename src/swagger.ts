@@ -32,6 +32,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer')
     .addTag('products', 'Products under study')
     .addTag('interviews', 'Interviews about a product')
+    .addTag('interviewers', 'The interviewer agents an interview can use')
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
     .addTag('health', 'Liveness and database reachability')

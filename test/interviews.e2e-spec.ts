@@ -102,18 +102,6 @@ describe('Interviews API', () => {
       });
     });
 
-    it('sets the interviewer, and null or "" resets it to the default agent', async () => {
-      const productID = await makeProduct(t, admin, { orgID: uniq('org') });
-      const interviewID = await makeInterview(t, admin, productID);
-      await t.http.post('/v1/interviews/updateOne').set(bearer(admin)).send({ interviewID, interviewer: 'agent-empathetic' }).expect(200);
-      expect((await read(interviewID)).body.result.interviewer).toBe('agent-empathetic');
-      await t.http.post('/v1/interviews/updateOne').set(bearer(admin)).send({ interviewID, interviewer: null }).expect(200);
-      expect((await read(interviewID)).body.result.interviewer).toBe('default');
-      await t.http.post('/v1/interviews/updateOne').set(bearer(admin)).send({ interviewID, interviewer: 'x' }).expect(200);
-      await t.http.post('/v1/interviews/updateOne').set(bearer(admin)).send({ interviewID, interviewer: '' }).expect(200);
-      expect((await read(interviewID)).body.result.interviewer).toBe('default');
-    });
-
     it('clears guidelines and userID given as null; refuses null for interviewName', async () => {
       const productID = await makeProduct(t, admin, { orgID: uniq('org') });
       const interviewID = await makeInterview(t, admin, productID, { guidelines: 'g', userID: 'u' });

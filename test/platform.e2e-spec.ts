@@ -22,6 +22,7 @@ describe('Authentication, envelope and platform routes', () => {
       ['get', '/v1/invites/getList?interviewID=x'],
       ['get', '/v1/profiles/getOne?profileID=x'],
       ['get', '/v1/profiles/getList?productID=x'],
+      ['get', '/v1/interviewers/getList'],
     ];
 
     it.each(routes)('%s %s answers 401 with WWW-Authenticate without a token', async (method, path) => {
@@ -150,6 +151,7 @@ describe('Authentication, envelope and platform routes', () => {
           '/v1/invites/getList',
           '/v1/profiles/getOne',
           '/v1/profiles/getList',
+          '/v1/interviewers/getList',
         ].sort(),
       );
       expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

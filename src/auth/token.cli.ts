@@ -1,6 +1,7 @@
 import '../config/load-env';
 import { DataSource } from 'typeorm';
-import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { AppConfig, loadConfig } from '../config/app-config';
+import { ConfigError } from '../config/config-error';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { ApiToken } from './api-token.entity';
 import { TokensService } from './tokens.service';

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
 import { CreateProductDto } from '../products/dto/create-product.dto';
 import { GetProductQueryDto } from '../products/dto/product-queries.dto';
-import { createValidationPipe } from './validation';
+import { NoParametersDto, createValidationPipe } from './validation';
 
 const BODY: ArgumentMetadata = { type: 'body', metatype: CreateProductDto };
 const QUERY: ArgumentMetadata = { type: 'query', metatype: GetProductQueryDto };
@@ -140,6 +140,19 @@ describe(createValidationPipe.name, () => {
 
     it('rejects unknown query parameters, naming them', async () => {
       await expect(messageOf(sut.transform({ productID: 'p1', debug: '1' }, QUERY))).resolves.toBe('unknown field "debug" is not allowed');
+    });
+  });
+
+  describe('NoParametersDto query (a route that takes none)', () => {
+    const NONE: ArgumentMetadata = { type: 'query', metatype: NoParametersDto };
+
+    it('accepts an empty query', async () => {
+      await expect(sut.transform({}, NONE)).resolves.toBeInstanceOf(NoParametersDto);
+    });
+
+    it('rejects every parameter, naming each', async () => {
+      await expect(messageOf(sut.transform({ x: '1' }, NONE))).resolves.toBe('unknown field "x" is not allowed');
+      await expect(messageOf(sut.transform({ limit: '10', cursor: ['a', 'b'] }, NONE))).resolves.toBe('unknown field "limit" is not allowed; unknown field "cursor" is not allowed');
     });
   });
 });

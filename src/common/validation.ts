@@ -34,8 +34,22 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
   validationError: { target: false, value: false },
 };
 
+/**
+ * The query of a route that takes no parameters: every key is refused by name, like an unknown field
+ * anywhere else. (class-validator would refuse a class without rules as "an unknown value" even when
+ * nothing was sent, so the pipe answers for this class itself.)
+ */
+export class NoParametersDto {}
+
+class ApiValidationPipe extends ValidationPipe {
+  protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    if (!(object instanceof NoParametersDto)) return super.validate(object, options);
+    return Object.keys(object).map((property) => ({ property, constraints: { whitelistValidation: `property ${property} should not exist` }, children: [] }));
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     ...VALIDATOR_OPTIONS,
     transform: true,
     exceptionFactory: (errors) => new BadRequestException(formatErrors(errors).join('; ')),

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { AppConfig, ConfigError, loadConfig } from './app-config';
+import { AppConfig, loadConfig } from './app-config';
+import { ConfigError } from './config-error';
 
 describe(loadConfig.name, () => {
   describe('defaults', () => {

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { INVITE_LIMITS } from '../invites/invite.limits';
+import { ConfigError } from './config-error';
 import { engineOf } from './engine';
+import { InterviewerAgentConfig, readDefaultInterviewer, readInterviewerAgents } from './interviewer-agents';
 
 export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 /** auto: readable lines on a terminal, JSON lines otherwise. */
@@ -32,9 +34,6 @@ export interface RoomConfig {
 export const DEFAULT_CONSENT_TEXT =
   'This interview is conducted by an automated interviewer. Your answers are recorded and shared with the research team that sent you this link.';
 
-/** Raised for a bad environment value; main.ts prints its message as one line and exits. */
-export class ConfigError extends Error {}
-
 /**
  * Typed, validated configuration: the only reader of the environment. Built once per process (or per
  * app in the tests) by loadConfig(); the Nest app injects it by class, the CLIs and ormconfig.ts
@@ -46,6 +45,8 @@ export class AppConfig {
   readonly migrationsRun: boolean;
   readonly inviteBaseUrl: string;
   readonly defaultInterviewer: string;
+  /** The configured interviewer agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
+  readonly interviewers: ReadonlyMap<string, InterviewerAgentConfig>;
   readonly maxInvitesPerRequest: number;
   readonly logLevel: LogLevelName;
   readonly logFormat: LogFormat;
@@ -149,10 +150,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!['auto', 'json', 'pretty'].includes(logFormat)) {
     throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
   }
-  const defaultInterviewer = env.DEFAULT_INTERVIEWER?.trim() || 'default';
-  if (defaultInterviewer.length > 100) {
-    throw new ConfigError('DEFAULT_INTERVIEWER must be at most 100 characters');
-  }
+  const interviewers = readInterviewerAgents(env);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -169,7 +167,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     migrationsRun: readBool(env, 'MIGRATIONS_RUN', true),
     // Unset, links open on this very service: a link printed by a local service works there.
     inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', `http://localhost:${port}/i`),
-    defaultInterviewer,
+    defaultInterviewer: readDefaultInterviewer(env, interviewers),
+    interviewers,
     maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
     logLevel,
     logFormat,

@@ -7,6 +7,7 @@ import { uuidv7 } from '../common/ids';
 import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
 import { AppConfig } from '../config/app-config';
 import { rawDate } from '../database/column-types';
+import { InterviewersService } from '../interviewers/interviewers.service';
 import { Invite } from '../invites/invite.entity';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto } from './dto/interview.dto';
@@ -34,6 +35,7 @@ export class InterviewsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: AccessService,
     private readonly config: AppConfig,
+    private readonly interviewers: InterviewersService,
   ) {}
 
   async create(dto: CreateInterviewDto, principal: Principal): Promise<{ interviewID: string }> {
@@ -58,6 +60,7 @@ export class InterviewsService {
     if (dto.interviewName !== undefined) changes.interviewName = dto.interviewName;
     if (dto.guidelines !== undefined) changes.guidelines = dto.guidelines;
     if (dto.userID !== undefined) changes.userID = dto.userID;
+    if (dto.interviewer) this.interviewers.assertKnown(dto.interviewer);
     if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.config.defaultInterviewer;
 
     // Read, check and write in one transaction, the interview row locked, so that a concurrent

@@ -2,7 +2,8 @@ import '../config/load-env';
 import { NestFactory } from '@nestjs/core';
 import { SingleBar, Presets } from 'cli-progress';
 import { createLogger } from '../common/logger';
-import { ConfigError, loadConfig } from '../config/app-config';
+import { loadConfig } from '../config/app-config';
+import { ConfigError } from '../config/config-error';
 import { SeedModule } from './seed.module';
 import { DEFAULT_SEED, SeedOptions, SeedProgress, SeedService } from './seed.service';
 

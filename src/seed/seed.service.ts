@@ -91,6 +91,8 @@ export class SeedService {
     }
     progress.stop();
 
+    // Only agents this service knows: the interview room will have to run these interviews.
+    const otherAgent = [...this.config.interviewers.keys()][0] ?? this.config.defaultInterviewer;
     const interviews: Interview[] = [];
     progress.start(products.length * o.interviews, 'interviews');
     for (const product of products) {
@@ -104,7 +106,7 @@ export class SeedService {
             interviewName: demo.interviewName(r),
             guidelines: demo.guidelines(r),
             userID: product.userID,
-            interviewer: r.next() < 0.8 ? this.config.defaultInterviewer : 'agent-empathetic-v2',
+            interviewer: r.next() < 0.8 ? this.config.defaultInterviewer : otherAgent,
             createdAt: now,
             updatedAt: now,
           }),

@@ -19,6 +19,6 @@ export class UpdateInterviewDto extends OmitType(CreateInterviewDto, ['productID
   @PatchRequiredText({ description: 'New name of the interview.', example: 'Onboarding friction, Q1', max: INTERVIEW_LIMITS.name, notBlank: true })
   interviewName?: string;
 
-  @OptionalText({ description: 'Interviewer agent identifier; null or "" resets it to the default agent.', example: 'default', max: INTERVIEW_LIMITS.interviewer })
+  @OptionalText({ description: 'Interviewer agent: a name from GET /v1/interviewers/getList (another is 400, listing the known ones); null or "" resets it to the default agent (DEFAULT_INTERVIEWER).', example: 'default', max: INTERVIEW_LIMITS.interviewer })
   interviewer?: string | null;
 }

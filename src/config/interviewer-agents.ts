@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { inspect } from 'node:util';
+import { BUILT_IN_INTERVIEWER, INTERVIEWER_LIMITS, INTERVIEWER_NAME_PATTERN } from '../interviewers/interviewer.limits';
+import { ConfigError } from './config-error';
+
+/**
+ * A value that must never reach a log, an error message or a response: JSON and util.inspect show a
+ * placeholder, and only reveal() gives the value (to the one place that sends it).
+ */
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return '[secret]';
+  }
+
+  toString(): string {
+    return '[secret]';
+  }
+
+  [inspect.custom](): string {
+    return 'Secret([secret])';
+  }
+}
+
+/** An agent on an OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, llama.cpp, LM Studio). */
+export interface OpenAiAgentConfig {
+  kind: 'openai';
+  /** Without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
+  baseUrl: string;
+  model: string;
+  /** Resolved from the variable named by apiKeyEnv; null sends no Authorization header. */
+  apiKey: Secret | null;
+  timeoutMs: number;
+  maxTurns: number;
+  description: string | null;
+}
+
+/** One entry per kind; a new kind adds its config here. */
+export type InterviewerAgentConfig = OpenAiAgentConfig;
+
+type Env = Record<string, string | undefined>;
+type Json = Record<string, unknown>;
+
+const VARIABLE = 'INTERVIEWER_AGENTS';
+const FIELDS: Record<InterviewerAgentConfig['kind'], readonly string[]> = {
+  openai: ['kind', 'baseUrl', 'model', 'apiKeyEnv', 'timeoutMs', 'maxTurns', 'description'],
+};
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** What an HTTP header value may carry: a key with spaces or line breaks would fail on every call. */
+const BEARER_TOKEN = /^[\x21-\x7e]+$/;
+
+/** Quotes a value from the configuration for an error message, short enough for one line. */
+const quote = (value: unknown): string => JSON.stringify(typeof value === 'string' && value.length > 100 ? `${value.slice(0, 100)}…` : value) ?? String(value);
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * INTERVIEWER_AGENTS: a JSON object mapping agent names to their configuration, or `@path/to/file.json`.
+ * Unset or blank: no configured agents (the built-in `default` is always there). Any problem is a
+ * ConfigError naming the variable, the agent and the field; the API key itself is never quoted.
+ */
+export function readInterviewerAgents(env: Env): Map<string, InterviewerAgentConfig> {
+  const raw = env[VARIABLE]?.trim();
+  const agents = new Map<string, InterviewerAgentConfig>();
+  if (!raw) return agents;
+  let where = VARIABLE;
+  let text = raw;
+  if (raw.startsWith('@')) {
+    const path = resolve(raw.slice(1).trim());
+    where = `${VARIABLE} (file ${path})`;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // Only the position: the parser's own message may quote the text, and with it a misplaced key.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new ConfigError(`${where} is not valid JSON${position ? ` (at position ${position})` : ''}`);
+  }
+  if (!isObject(parsed)) {
+    throw new ConfigError(`${where} must be a JSON object mapping agent names to their configuration, like {"gpt": {"kind": "openai", ...}}`);
+  }
+  const entries = Object.entries(parsed);
+  if (entries.length > INTERVIEWER_LIMITS.agents) {
+    throw new ConfigError(`${where} may configure at most ${INTERVIEWER_LIMITS.agents} agents (got ${entries.length})`);
+  }
+  for (const [name, value] of entries) {
+    if (!INTERVIEWER_NAME_PATTERN.test(name)) {
+      throw new ConfigError(`${where}: agent name ${quote(name)} must be 1 to ${INTERVIEWER_LIMITS.name} letters, digits, ".", "_" or "-"`);
+    }
+    if (name === BUILT_IN_INTERVIEWER) {
+      throw new ConfigError(`${where}: "${BUILT_IN_INTERVIEWER}" is the built-in agent's name and cannot be configured; choose another name`);
+    }
+    agents.set(name, readAgent(env, `${where}: agent "${name}"`, value));
+  }
+  return agents;
+}
+
+/** DEFAULT_INTERVIEWER (default `default`): must name the built-in agent or a configured one. */
+export function readDefaultInterviewer(env: Env, agents: ReadonlyMap<string, InterviewerAgentConfig>): string {
+  const name = env.DEFAULT_INTERVIEWER?.trim() || BUILT_IN_INTERVIEWER;
+  if (name !== BUILT_IN_INTERVIEWER && !agents.has(name)) {
+    const known = [BUILT_IN_INTERVIEWER, ...agents.keys()].join(', ');
+    throw new ConfigError(`DEFAULT_INTERVIEWER must name a known interviewer agent (${known}); got ${quote(name)}`);
+  }
+  return name;
+}
+
+function readAgent(env: Env, where: string, value: unknown): InterviewerAgentConfig {
+  if (!isObject(value)) throw new ConfigError(`${where} must be an object like {"kind": "openai", "baseUrl": "...", "model": "..."}`);
+  const kinds = Object.keys(FIELDS);
+  if (typeof value.kind !== 'string' || !kinds.includes(value.kind)) {
+    throw new ConfigError(`${where}: kind must be one of ${kinds.join(', ')} (got ${quote(value.kind)})`);
+  }
+  const kind = value.kind as InterviewerAgentConfig['kind'];
+  for (const field of Object.keys(value)) {
+    if (!FIELDS[kind].includes(field)) {
+      const hint = /key|token|secret/i.test(field) ? ' (put the key in an environment variable and name that variable in apiKeyEnv)' : '';
+      throw new ConfigError(`${where}: unknown field ${quote(field)}${hint}; allowed: ${FIELDS[kind].join(', ')}`);
+    }
+  }
+  return {
+    kind,
+    baseUrl: readBaseUrl(where, value.baseUrl),
+    model: readText(where, 'model', value.model, INTERVIEWER_LIMITS.model, true) as string,
+    apiKey: readApiKey(env, where, value.apiKeyEnv),
+    timeoutMs: readWholeNumber(where, 'timeoutMs', value.timeoutMs, INTERVIEWER_LIMITS.timeoutMs),
+    maxTurns: readWholeNumber(where, 'maxTurns', value.maxTurns, INTERVIEWER_LIMITS.maxTurns),
+    description: readText(where, 'description', value.description, INTERVIEWER_LIMITS.description, false),
+  };
+}
+
+function readBaseUrl(where: string, value: unknown): string {
+  const rule = `${where}: baseUrl must be an absolute http(s) URL without query, fragment or credentials, like "https://api.openai.com/v1"`;
+  if (typeof value !== 'string' || /\s/.test(value)) throw new ConfigError(rule);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(rule);
+  }
+  // Credentials in the URL would travel outside apiKeyEnv's protection; a query or fragment would end up before /chat/completions.
+  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(rule);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function readText(where: string, field: string, value: unknown, max: number, required: boolean): string | null {
+  if (value === undefined || value === null) {
+    if (required) throw new ConfigError(`${where}: ${field} is required`);
+    return null;
+  }
+  if (typeof value !== 'string') throw new ConfigError(`${where}: ${field} must be a string`);
+  const text = value.trim();
+  if (text.length > max || text.includes('\0') || !text.isWellFormed()) {
+    throw new ConfigError(`${where}: ${field} must be at most ${max} characters of text`);
+  }
+  if (text === '') {
+    if (required) throw new ConfigError(`${where}: ${field} must not be empty`);
+    return null;
+  }
+  return text;
+}
+
+function readWholeNumber(where: string, field: string, value: unknown, bounds: { min: number; max: number; default: number }): number {
+  if (value === undefined || value === null) return bounds.default;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < bounds.min || value > bounds.max) {
+    throw new ConfigError(`${where}: ${field} must be a whole number from ${bounds.min} to ${bounds.max} (got ${quote(value)})`);
+  }
+  return value;
+}
+
+function readApiKey(env: Env, where: string, value: unknown): Secret | null {
+  if (value === undefined || value === null) return null;
+  // Never quoted: a key pasted here by mistake must not end up in the error line.
+  if (typeof value !== 'string' || !ENV_NAME.test(value)) {
+    throw new ConfigError(`${where}: apiKeyEnv must be the name of an environment variable (letters, digits and "_"), not the key itself`);
+  }
+  const key = env[value]?.trim();
+  if (!key) throw new ConfigError(`${where}: apiKeyEnv names ${value}, which is not set`);
+  if (!BEARER_TOKEN.test(key)) throw new ConfigError(`${where}: the value of ${value} is not a usable API key (printable characters without spaces)`);
+  return new Secret(key);
+}

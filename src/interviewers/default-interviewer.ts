@@ -1,0 +1,170 @@
+import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } from './interviewer-agent';
+import { INTERVIEWER_LIMITS } from './interviewer.limits';
+
+/**
+ * Markers a guideline line may start with, stripped before the line is read: bullets, numbering,
+ * checkboxes, headings. Applied repeatedly, so "- 1) Why?" becomes "Why?". ASCII bullets and letters
+ * need a space after them, so that "-5 °C?" or "A.I. helps?" keep their first character.
+ */
+const LINE_MARKERS: readonly RegExp[] = [
+  /^#{1,6}\s+/,
+  /^>\s*/,
+  /^[-*+]\s+/,
+  /^[•◦‣▪▫●○■□–—·・]\s*/,
+  /^\[[ xX]?\]\s+/,
+  /^Q\s?\d{1,3}\s*[:.)–-]\s*/i,
+  /^[(（]?\p{Nd}{1,3}[.)．）:：](?!\p{Nd})\s*/u,
+  /^\p{Nd}{1,3}\s?[-–]\s+/u,
+  /^[(（]?(?:[A-Za-z]|[ivxlc]{2,5}|[IVXLC]{2,5})[.)）]\s+/,
+  /^[\u2460-\u2473\u2776-\u2793]\s*/,
+];
+
+/** Latin, full-width (Chinese, Japanese) and Arabic question marks. */
+const QUESTION_END = /[?？؟﹖]$/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The line without its list markers and surrounding white space. */
+function stripMarkers(line: string): string {
+  let text = line.trim();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const marker of LINE_MARKERS) {
+      const next = text.replace(marker, '').trim();
+      if (next !== text && next !== '') {
+        text = next;
+        changed = true;
+      }
+    }
+  }
+  return text;
+}
+
+/**
+ * The questions of the guidelines, in order: each line that ends with a question mark once its list
+ * markers are stripped, asked as written. Every other line is the research team's note to itself.
+ */
+export function questionsOf(guidelines: string | null): string[] {
+  if (!guidelines) return [];
+  return guidelines
+    .split(/\r\n|\r|\n|\u2028|\u2029/)
+    .map(stripMarkers)
+    .filter((line) => QUESTION_END.test(line) && LETTER_OR_DIGIT.test(line));
+}
+
+/** Asked when the guidelines hold no question. */
+export function generalQuestions(productName: string): string[] {
+  return [
+    `How did you first come across ${productName}, and what made you try it?`,
+    `What do you mainly use ${productName} for?`,
+    `What do you like most about ${productName}?`,
+    `What frustrates you about ${productName}, or what would you change?`,
+    `If ${productName} disappeared tomorrow, what would you use instead?`,
+  ];
+}
+
+const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]/u;
+const SOUTHEAST_ASIAN = /[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+/** Characters per word in scripts written without spaces (typical word lengths, rounded). */
+const CJK_CHARS_PER_WORD = 2;
+const SOUTHEAST_ASIAN_LETTERS_PER_WORD = 4;
+
+/**
+ * Words in an answer: pieces between white space that hold a letter or digit. Chinese and Japanese
+ * (and Thai, Lao, Khmer, Burmese) are written without spaces, so their characters count as words at
+ * typical word lengths: 2 characters a word for Chinese and Japanese, 4 letters for the others.
+ * Deliberately not Intl.Segmenter: the script is replayed from the transcript on every turn, so the
+ * count must not change when a new Node release brings another ICU dictionary.
+ */
+export function countWords(text: string): number {
+  let words = 0;
+  for (const piece of text.split(/\s+/)) {
+    let cjk = 0;
+    let southeastAsian = 0;
+    let other = false;
+    for (const char of piece) {
+      if (CJK.test(char)) cjk++;
+      else if (SOUTHEAST_ASIAN.test(char)) southeastAsian += /\p{L}/u.test(char) ? 1 : 0;
+      else other ||= LETTER_OR_DIGIT.test(char);
+    }
+    words += Math.ceil(cjk / CJK_CHARS_PER_WORD) + Math.ceil(southeastAsian / SOUTHEAST_ASIAN_LETTERS_PER_WORD) + (other ? 1 : 0);
+  }
+  return words;
+}
+
+/** Where the script stands: the turn to say next. */
+export type ScriptStep =
+  | { kind: 'question'; index: number }
+  | { kind: 'probe'; index: number }
+  | { kind: 'anything-else' }
+  | { kind: 'closing' };
+
+/**
+ * Replays the interviewee's answers through the script: the opening asks the first question; a short
+ * answer to a question gets one probe, and the answer to the probe moves on whatever its length; after
+ * the last question comes "anything else?", and after its answer the closing (said again if asked again).
+ */
+export function scriptStep(questionCount: number, answers: readonly string[]): ScriptStep {
+  let step: ScriptStep = { kind: 'question', index: 0 };
+  for (const answer of answers) {
+    if (step.kind === 'question' && countWords(answer) < INTERVIEWER_LIMITS.probeBelowWords) {
+      step = { kind: 'probe', index: step.index };
+    } else if (step.kind === 'question' || step.kind === 'probe') {
+      step = step.index + 1 < questionCount ? { kind: 'question', index: step.index + 1 } : { kind: 'anything-else' };
+    } else {
+      step = { kind: 'closing' };
+    }
+  }
+  return step;
+}
+
+/** Probes in turn, one per question, so that two probes in a row do not repeat each other. */
+const PROBES = ['Could you tell me a little more about that?', 'Could you give me an example?', 'What makes you say that?'];
+
+/** The first word of the name from the start form, or null. */
+export function firstNameOf(fullName: string | null): string | null {
+  return fullName?.trim().split(/\s+/)[0] || null;
+}
+
+/** The thank-you that ends an interview; also what an LLM agent says when its turns run out. */
+export function closingMessage(brief: InterviewBrief): string {
+  const name = firstNameOf(brief.intervieweeName);
+  return `Thank you${name ? `, ${name}` : ''}, that is all our questions. Your answers help the team behind ${brief.productName}. Goodbye!`;
+}
+
+/**
+ * The built-in `default` agent: deterministic and offline. It asks the guidelines' questions (or a
+ * general set about the product when they have none), one per turn, and never shows the team's notes.
+ * Its state is the transcript itself (see scriptStep), so any process can take any turn.
+ */
+export class DefaultInterviewer implements InterviewerAgent {
+  readonly kind = 'builtin';
+  readonly description =
+    'Built in: asks the questions written in the guidelines (lines ending with a question mark), one at a time, ' +
+    'probes short answers once, then asks whether there is anything else and ends. Works offline.';
+
+  async next(brief: InterviewBrief, transcript: readonly Turn[]): Promise<AgentTurn> {
+    const found = questionsOf(brief.guidelines);
+    const questions = found.length > 0 ? found : generalQuestions(brief.productName);
+    const answers = transcript.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
+    const step = scriptStep(questions.length, answers);
+    switch (step.kind) {
+      case 'question':
+        return { message: answers.length === 0 ? `${greeting(brief)} ${questions[0]}` : questions[step.index], done: false };
+      case 'probe':
+        return { message: PROBES[step.index % PROBES.length], done: false };
+      case 'anything-else':
+        return { message: `Is there anything else you would like to tell us about ${brief.productName}?`, done: false };
+      case 'closing':
+        return { message: closingMessage(brief), done: true };
+    }
+  }
+
+  async summarize(): Promise<InterviewSummary | null> {
+    return null;
+  }
+}
+
+function greeting(brief: InterviewBrief): string {
+  const name = firstNameOf(brief.intervieweeName);
+  return `Hello${name ? ` ${name}` : ''}, and thank you for taking the time to talk with us about ${brief.productName}.`;
+}
