@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -15,6 +16,8 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  // The interview room's script runs in browsers as a classic script (no build step).
+  { files: ['src/room/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: globals.browser } },
   { files: ['scripts/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     rules: {

@@ -4,7 +4,8 @@ import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { JsonBodyMiddleware } from './common/json-body.middleware';
-import { RateLimitMiddleware } from './common/rate-limit.middleware';
+import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RequestContextMiddleware } from './common/request-context.middleware';
 import { ResultInterceptor } from './common/result.interceptor';
 import { SecurityMiddleware } from './common/security.middleware';
@@ -17,6 +18,8 @@ import { InterviewsModule } from './interviews/interviews.module';
 import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { RoomModule } from './room/room.module';
+import { ExpirySweeper } from './invites/expiry-sweeper';
 
 /**
  * The HTTP service and nothing else. Every global (guards, filter, interceptor, pipe, middleware) is
@@ -25,18 +28,22 @@ import { ProfilesModule } from './profiles/profiles.module';
 @Module({
   imports: [
     AuthModule,
+    RateLimitModule,
     HealthModule,
     ProductsModule,
     InterviewsModule,
     InterviewersModule,
     InvitesModule,
     ProfilesModule,
+    RoomModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
+    // Only the HTTP service sweeps (not the seed or bench contexts).
+    ExpirySweeper,
   ],
 })
 export class AppModule implements NestModule {
@@ -46,8 +53,8 @@ export class AppModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(RequestContextMiddleware, SecurityMiddleware).forRoutes('*path');
-    // Not on /docs: Swagger UI loads several assets per visit and needs no protection.
-    consumer.apply(RateLimitMiddleware).exclude('docs', 'docs/{*path}', 'docs-json', 'docs-yaml').forRoutes('*path');
+    // Not on /docs and the room's assets: static files, loaded several at a time, need no protection.
+    consumer.apply(RateLimitMiddleware).exclude('docs', 'docs/{*path}', 'docs-json', 'docs-yaml', 'assets/{*path}').forRoutes('*path');
     consumer.apply(JsonBodyMiddleware).forRoutes('*path');
   }
 }

@@ -35,6 +35,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('interviewers', 'The interviewer agents an interview can use')
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
+    .addTag('interview room', 'For interviewees, no token: the JSON behind the page at each invite URL (/i/{linkID}), for teams that build their own front end')
     .addTag('health', 'Liveness and database reachability')
     .build();
   const document = SwaggerModule.createDocument(app, config);
@@ -43,9 +44,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // Either owner will do; OpenAPI can say so, so that generated clients and validators know it too.
   const createProduct = document.components?.schemas?.[CreateProductDto.name] as SchemaObject | undefined;
   if (createProduct) createProduct.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
-  // Health needs no token: override the global bearer requirement there.
-  for (const operation of Object.values(document.paths['/health'] ?? {})) {
-    if (operation && typeof operation === 'object' && 'responses' in operation) operation.security = [];
+  // Health and the interview room (the linkID is the credential) need no token.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path !== '/health' && !path.startsWith('/i/')) continue;
+    for (const operation of Object.values(item)) {
+      if (operation && typeof operation === 'object' && 'responses' in operation) operation.security = [];
+    }
   }
   return document;
 }

@@ -1,5 +1,6 @@
 import { ENGINE } from '../src/config/engine';
 import { InviteLifecycleService } from '../src/invites/invite-lifecycle.service';
+import type { ConversationTurn } from '../src/invites/invite.entity';
 import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
@@ -136,30 +137,28 @@ describe('Invites API', () => {
   });
 
   describe('GET /v1/invites/getOne', () => {
-    it('shows the lifecycle: userInfo, ordered conversation, status and completed_on', async () => {
+    it('shows what the interview room wrote: userInfo, the ordered conversation, status and completed_on', async () => {
       const { interviewID } = await setup();
       const [url] = (await create({ interviewID, count: 1 })).body.result;
       const linkID = linkOf(url);
-      await lifecycle.start(linkID, { email: 'ada@example.com', name: 'Ada' });
-      await lifecycle.appendTurns(linkID, [
-        { role: 'interviewer', content: 'Hello! What brought you here?' },
-        { role: 'interviewee', content: 'Curiosity 😀' },
-      ]);
-      await lifecycle.appendTurns(linkID, [{ role: 'interviewer', content: 'Thanks.' }]);
-      await lifecycle.setUserInfo(linkID, { occupation: 'Analyst' });
-      await lifecycle.complete(linkID);
+      await t.http.post(`/i/${linkID}/start`).send({ name: 'Ada Lovelace', email: 'ada@example.com', occupation: 'Analyst', consent: true }).expect(200);
+      await t.http.post(`/i/${linkID}/reply`).send({ content: 'Curiosity 😀 and a colleague who would not stop talking about it' }).expect(200);
+      await t.http.post(`/i/${linkID}/end`).send({}).expect(200);
       const res = await t.http.get('/v1/invites/getOne').query({ linkID }).set(bearer(admin));
       expect(res.body.result).toMatchObject({
         status: 'completed',
-        userInfo: { email: 'ada@example.com', name: 'Ada', occupation: 'Analyst' },
+        userInfo: { email: 'ada@example.com', name: 'Ada Lovelace', occupation: 'Analyst' },
         conversation: [
-          { role: 'interviewer', content: 'Hello! What brought you here?' },
-          { role: 'interviewee', content: 'Curiosity 😀' },
-          { role: 'interviewer', content: 'Thanks.' },
+          { role: 'system', content: expect.stringMatching(/^Consent given \d{4}-\d\d-\d\dT[\d:.]+Z: /) },
+          { role: 'interviewer', content: expect.stringContaining('Ada') },
+          { role: 'interviewee', content: 'Curiosity 😀 and a colleague who would not stop talking about it' },
+          { role: 'interviewer', content: expect.any(String) },
         ],
       });
+      expect(res.body.result.conversation).toHaveLength(4);
       expect(res.body.result.completed_on).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      await expect(lifecycle.expire(linkID)).rejects.toThrow(/cannot go from completed to expired/);
+      // completed is final: no expiry, whatever the clock says.
+      await expect(lifecycle.expire(linkID, new Date('2999-01-01T00:00:00Z'))).resolves.toBe(false);
     });
 
     it('requires linkID; 404 for unknown, guessed and foreign links', async () => {
@@ -176,6 +175,12 @@ describe('Invites API', () => {
   });
 
   describe('transcripts', () => {
+    /** Starts the interview in the room, then stores turns through the lifecycle (the room's answers are 4,000 characters at most). */
+    async function appendToStarted(linkID: string, turns: { role: string; content: string }[]) {
+      await t.http.post(`/i/${linkID}/start`).send({ name: 'Ada', email: 'ada@example.com', consent: true }).expect(200);
+      await lifecycle.append(await lifecycle.read(linkID), turns as ConversationTurn[], null);
+    }
+
     it('round-trip any Unicode exactly: emoji, right-to-left, combining marks, 100 KB turns', async () => {
       const { interviewID } = await setup();
       const [url] = (await create({ interviewID, count: 1 })).body.result;
@@ -187,10 +192,9 @@ describe('Invites API', () => {
         { role: 'interviewer', content: `"quotes" 'single' \\ backslash </script> \u2028\u2029 \t\r\n` },
         { role: 'interviewee', content: '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 '.repeat(10_000).slice(0, 100 * 1024) },
       ];
-      await lifecycle.start(linkID);
-      await lifecycle.appendTurns(linkID, turns);
+      await appendToStarted(linkID, turns);
       const res = await t.http.get('/v1/invites/getOne').query({ linkID }).set(bearer(admin));
-      expect(res.body.result.conversation).toEqual(turns);
+      expect(res.body.result.conversation.slice(2)).toEqual(turns);
     });
 
     it('round-trip a 5 MB transcript byte-exact', async () => {
@@ -205,12 +209,11 @@ describe('Invites API', () => {
         turns.push({ role: i % 2 ? 'interviewee' : 'interviewer', content });
         bytes += Buffer.byteLength(content, 'utf8');
       }
-      await lifecycle.start(linkID);
-      await lifecycle.appendTurns(linkID, turns);
+      await appendToStarted(linkID, turns);
       const res = await t.http.get('/v1/invites/getOne').query({ linkID }).set(bearer(admin));
       expect(res.status).toBe(200);
       const sent = Buffer.from(JSON.stringify(turns), 'utf8');
-      const got = Buffer.from(JSON.stringify(res.body.result.conversation), 'utf8');
+      const got = Buffer.from(JSON.stringify(res.body.result.conversation.slice(2)), 'utf8');
       expect(got.length).toBe(sent.length);
       expect(got.length).toBeGreaterThan(5 * 1024 * 1024);
       expect(got.equals(sent)).toBe(true);

@@ -26,15 +26,18 @@ describe('Demo data (npm run seed)', () => {
     const prefix = uniq('seed');
     const before = await tableCounts(t.db);
     const result = await seeder.get(SeedService).run(
-      { orgs: 2, users: 3, products: 6, interviews: 2, invites: 10, turns: 6, profiles: 2, seed: 7, prefix },
+      { orgs: 2, users: 3, products: 6, interviews: 2, invites: 10, turns: 1, profiles: 2, seed: 7, prefix },
       quiet,
     );
-    expect(result).toMatchObject({ orgIDs: [`${prefix}-org-1`, `${prefix}-org-2`], products: 6, interviews: 12, invites: 120, profiles: 12 });
+    expect(result).toMatchObject({ orgIDs: [`${prefix}-org-1`, `${prefix}-org-2`], products: 6, interviews: 12, invites: 120 });
+    expect(result.completed).toBeGreaterThan(10);
     const after = await tableCounts(t.db);
     expect(after.products - before.products).toBe(6);
     expect(after.interviews - before.interviews).toBe(12);
     expect(after.invites - before.invites).toBe(120);
-    expect(after.profiles - before.profiles).toBe(12);
+    // 12 imported, and one for each interviewee who finished (two may share an email).
+    expect(after.profiles - before.profiles).toBe(result.profiles);
+    expect(result.profiles).toBeGreaterThan(12);
 
     const products = await t.http.get('/v1/products/getList').query({ orgID: `${prefix}-org-1` }).set(bearer(result.orgToken));
     expect(products.status).toBe(200);
@@ -46,14 +49,21 @@ describe('Demo data (npm run seed)', () => {
     let withTranscript = 0;
     for (const product of products.body.result) {
       const invites = await t.http.get('/v1/invites/getList').query({ productID: product.productID }).set(bearer(result.orgToken));
+      const profiles = await t.http.get('/v1/profiles/getList').query({ productID: product.productID }).set(bearer(result.adminToken));
+      expect(profiles.body.result.length).toBeGreaterThanOrEqual(2);
+      const interviewed = new Set(profiles.body.result.flatMap((p: { history: { id: string }[] }) => p.history.map((h) => h.id)));
       for (const invite of invites.body.result) {
         statuses.add(invite.status);
         if (invite.conversation.length > 1) withTranscript++;
-        if (invite.status === 'completed') expect(invite.completed_on).not.toBeNull();
         if (invite.status === 'pending') expect(invite).toMatchObject({ userInfo: null, conversation: [] });
+        if (invite.status === 'completed') {
+          // Conducted by the room: the consent first, the agent's questions, and a profile that counts it.
+          expect(invite.completed_on).not.toBeNull();
+          expect(invite.conversation[0]).toEqual({ role: 'system', content: expect.stringMatching(/^Consent given /) });
+          expect(invite.conversation.at(-1).role).toBe('interviewer');
+          expect({ linkID: invite.linkID, inProfile: interviewed.has(invite.linkID) }).toEqual({ linkID: invite.linkID, inProfile: true });
+        }
       }
-      const profiles = await t.http.get('/v1/profiles/getList').query({ productID: product.productID }).set(bearer(result.adminToken));
-      expect(profiles.body.result.length).toBeGreaterThanOrEqual(2);
     }
     expect([...statuses].sort()).toEqual(['completed', 'expired', 'pending', 'started']);
     expect(withTranscript).toBeGreaterThan(10);

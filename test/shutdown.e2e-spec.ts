@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, IncomingMessage, request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -186,6 +186,8 @@ describe('Graceful shutdown of the built server on SIGTERM', () => {
       });
       if (!existsSync(mainJs)) throw new Error(`tsc did not produce ${mainJs} (${tsc.status ?? tsc.signal}):\n${tsc.stdout}\n${tsc.stderr}`);
       if (tsc.status !== 0) process.stderr.write(`shutdown spec: tsc reported type errors but emitted the build:\n${tsc.stdout.slice(0, 2000)}\n`);
+      // What nest-cli.json's "assets" copies next to the compiled code.
+      cpSync(join(ROOT, 'src', 'room', 'assets'), join(buildDir, 'src', 'room', 'assets'), { recursive: true });
     } else if (!existsSync(mainJs)) {
       throw new Error(`SHUTDOWN_SPEC_BUILD=${buildDir} holds no src/main.js`);
     }

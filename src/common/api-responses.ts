@@ -44,9 +44,18 @@ export function ApiResult(
   );
 }
 
-/** The error statuses a route can answer, each with the `{error, message}` schema. */
+/** The error statuses a route can answer, each with the `{error, message}` schema (and 401 for the bearer token). */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
-  const all = [...new Set([...statuses, 401, 429, 500, 503])].sort();
+  return errorResponses([...statuses, 401]);
+}
+
+/** The same for a route that needs no token (the interview room): no 401. */
+export function ApiPublicErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return errorResponses(statuses);
+}
+
+function errorResponses(statuses: number[]): MethodDecorator & ClassDecorator {
+  const all = [...new Set([...statuses, 429, 500, 503])].sort();
   return applyDecorators(
     ApiExtraModels(ErrorResponseDto),
     ...all.map((status) =>
@@ -58,4 +67,3 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
     ),
   );
 }
-

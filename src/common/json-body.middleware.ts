@@ -2,6 +2,7 @@ import { BadRequestException, Injectable, NestMiddleware, UnsupportedMediaTypeEx
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
 import { AppConfig } from '../config/app-config';
+import { ROOM_LIMITS } from '../room/room.limits';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** No request of this API nests deeper; deeper bodies would only exhaust the stack downstream. */
@@ -26,14 +27,17 @@ export function inspectBody(body: unknown): string | undefined {
  * JSON body parsing as middleware of AppModule (not Nest's built-in parser, which main.ts would
  * have to configure), so tests that boot AppModule parse bodies exactly as production does.
  * POST needs Content-Type application/json (415), the body must be one JSON object (400),
- * the size limit is BODY_LIMIT_BYTES (413), and prototype-polluting keys and deep nesting are refused (400).
+ * the size limit is BODY_LIMIT_BYTES (413; 16 KB in the interview room, whose bodies are a form or one
+ * answer), and prototype-polluting keys and deep nesting are refused (400).
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
-  private readonly parse: RequestHandler;
+  private readonly parseApi: RequestHandler;
+  private readonly parseRoom: RequestHandler;
 
   constructor(config: AppConfig) {
-    this.parse = json({ limit: config.bodyLimitBytes, strict: true, type: () => true });
+    this.parseApi = json({ limit: config.bodyLimitBytes, strict: true, type: () => true });
+    this.parseRoom = json({ limit: ROOM_LIMITS.bodyBytes, strict: true, type: () => true });
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -41,7 +45,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
     if (!req.is('application/json')) {
       throw new UnsupportedMediaTypeException('Content-Type must be application/json');
     }
-    await new Promise<void>((resolve, reject) => this.parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    const parse = req.path.startsWith('/i/') ? this.parseRoom : this.parseApi;
+    await new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     const body: unknown = req.body;
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BadRequestException('request body must be a JSON object');

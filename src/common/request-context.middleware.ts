@@ -5,9 +5,17 @@ import { randomUUID } from 'node:crypto';
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * The path as logged: without the query string (a linkID may be in it), and with the interview room's
+ * linkID replaced: a linkID is the interviewee's credential, and logs are read by more people than links.
+ */
+export function loggedPath(url: string): string {
+  return url.split('?', 1)[0].replace(/^\/i\/[^/]+/, '/i/:linkID');
+}
+
+/**
  * Gives every request an id (the client's X-Request-Id when it is sane, else a new UUID),
  * echoes it, and writes one structured log line when the response is finished.
- * The line carries no query string (a linkID there is a secret), no header and no body.
+ * The line carries no linkID (see loggedPath), no header and no body.
  */
 @Injectable()
 export class RequestContextMiddleware implements NestMiddleware {
@@ -24,7 +32,7 @@ export class RequestContextMiddleware implements NestMiddleware {
         msg: 'request',
         requestId: req.id,
         method: req.method,
-        path: (req.originalUrl ?? req.url).split('?', 1)[0],
+        path: loggedPath(req.originalUrl ?? req.url),
         status: res.statusCode,
         durationMs: Math.round(durationMs * 100) / 100,
       });

@@ -4,7 +4,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
 
-/** Security headers on every response (helmet; also drops X-Powered-By) and CORS only when configured. */
+/**
+ * Security headers on every response (helmet; also drops X-Powered-By), CORS only when configured, and
+ * for the interview room (/i/...), whose answers carry personal data: no copies in caches, no indexing.
+ */
 @Injectable()
 export class SecurityMiddleware implements NestMiddleware {
   private readonly handlers: RequestHandler[];
@@ -24,6 +27,10 @@ export class SecurityMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
+    if (req.path.startsWith('/i/')) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+    }
     let i = 0;
     const step = (err?: unknown): void => {
       if (err) return next(err);

@@ -48,3 +48,6 @@ export const FOR_UPDATE = MYSQL ? ({ lock: { mode: 'pessimistic_write' } } as co
 
 /** The same for raw SQL: appended to a SELECT. */
 export const FOR_UPDATE_SQL = MYSQL ? ' FOR UPDATE' : '';
+
+/** Locks the rows no other transaction holds and passes over the rest (MySQL 8, MariaDB 10.6+): work queues. */
+export const FOR_UPDATE_SKIP_LOCKED_SQL = MYSQL ? ' FOR UPDATE SKIP LOCKED' : '';

@@ -1,3 +1,4 @@
+import { splitName } from '../common/names';
 import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } from './interviewer-agent';
 import { INTERVIEWER_LIMITS } from './interviewer.limits';
 
@@ -122,7 +123,7 @@ const PROBES = ['Could you tell me a little more about that?', 'Could you give m
 
 /** The first word of the name from the start form, or null. */
 export function firstNameOf(fullName: string | null): string | null {
-  return fullName?.trim().split(/\s+/)[0] || null;
+  return splitName(fullName).first;
 }
 
 /** The thank-you that ends an interview; also what an LLM agent says when its turns run out. */

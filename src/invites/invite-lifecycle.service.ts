@@ -1,106 +1,221 @@
-import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { validateInput } from '../common/validation';
-import { FOR_UPDATE } from '../database/column-types';
+import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, rawDate, sqlDate } from '../database/column-types';
+import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
 import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
-import { ConversationTurn, Invite, UserInfo } from './invite.entity';
+import type { ConversationTurn, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
-import { InvalidInviteTransitionException, InviteNotFoundException } from './invites.errors';
+import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
+import { INVITES_DUE_TO_EXPIRE, INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from './invites.sql';
+
+/** An invite as the interview room works with it: the invite, its interview and its product. */
+export interface RoomInvite {
+  linkID: string;
+  interviewID: string;
+  productID: string;
+  orgID: string | null;
+  userInfo: UserInfo | null;
+  status: InviteStatus;
+  createdAt: Date;
+  completedOn: Date | null;
+  expiresAt: Date;
+  conversation: ConversationTurn[];
+  interviewName: string;
+  guidelines: string | null;
+  interviewer: string;
+  productName: string;
+  productDesc: string | null;
+  productImage: string | null;
+  productUserID: string | null;
+}
+
+function fromRow(r: RoomInviteRow): RoomInvite {
+  return {
+    linkID: r.linkID,
+    interviewID: r.interviewID,
+    productID: r.productID,
+    orgID: r.orgID,
+    userInfo: r.userInfo === null ? null : (JSON.parse(r.userInfo) as UserInfo),
+    status: r.status,
+    createdAt: rawDate(r.createdAt),
+    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
+    expiresAt: rawDate(r.expiresAt),
+    conversation: JSON.parse(r.conversation) as ConversationTurn[],
+    interviewName: r.interviewName,
+    guidelines: r.guidelines,
+    interviewer: r.interviewer,
+    productName: r.productName,
+    productDesc: r.productDesc,
+    productImage: r.productImage,
+    productUserID: r.productUserID,
+  };
+}
+
+/** Turns as they are stored (role and content only), checked like an HTTP body would be. */
+function checkedTurns(turns: ConversationTurn[]): ConversationTurn[] {
+  return validateInput(TurnsInput, { turns } as TurnsInput).turns.map(({ role, content }) => ({ role, content }));
+}
+
+/** Pending or started past expires_on: expired, whether or not the sweep has got to it yet. */
+export function isDue(status: InviteStatus, expiresAt: Date, now: Date): boolean {
+  return (status === 'pending' || status === 'started') && expiresAt.getTime() <= now.getTime();
+}
+
+/** What a change writes; absent fields stay as they are. */
+interface InvitePatch {
+  status?: InviteStatus;
+  userInfo?: UserInfo;
+  conversation?: ConversationTurn[];
+  completedOn?: Date;
+}
+
+/** How a completion fills the interviewee's profile (see ProfilesService.recordInterview). */
+export type CompletionSummary = CompletedInterview['summary'];
 
 /**
- * The invite lifecycle: the only code that changes an invite after it is created. Not exposed
- * under /v1 (invites are read-only there); the interview runtime and the demo-data command use it.
- * Every change reads and writes the row in one transaction, with a row lock on MySQL, so that
- * concurrent turns are appended in order and a transition is checked against the current status.
+ * The invite lifecycle: the only code that changes an invite after createInvites made it (invites are
+ * read-only under /v1). pending → started → completed; pending | started → expired; nothing else.
+ *
+ * Every change is one short transaction that locks the row (MySQL; SQLite has one writer), expires it
+ * first when it is past expires_on (then answers 409 "expired"), checks the status the change needs,
+ * and checks that the transcript is still the one the caller composed its turns for: the interviewer
+ * agent (possibly an LLM call of seconds) runs before the transaction, never inside it, and a reply
+ * that raced another one gets InviteChangedException and is composed again on the new transcript. So
+ * concurrent replies to one invite never interleave, and no database connection waits on a model.
  */
 @Injectable()
 export class InviteLifecycleService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly profiles: ProfilesService,
+  ) {}
 
-  /** pending → started, optionally recording who the interviewee is. */
-  async start(linkID: string, userInfo?: UserInfoInput): Promise<Invite> {
-    const info = userInfo === undefined ? undefined : validateInput(UserInfoInput, userInfo);
-    return this.change(linkID, (invite) => {
-      this.transition(invite, 'started');
-      if (info) invite.userInfo = mergeUserInfo(invite.userInfo, info);
+  /** The invite with its interview and product; one past expires_on is expired on the way (lazy expiry). */
+  async read(linkID: string, now = new Date()): Promise<RoomInvite> {
+    const [row]: RoomInviteRow[] = await this.dataSource.query(ROOM_INVITE_BY_ID, [linkID]);
+    if (!row) throw new InviteNotFoundException(linkID);
+    const invite = fromRow(row);
+    if (isDue(invite.status, invite.expiresAt, now)) {
+      await this.expire(linkID, now);
+      invite.status = 'expired';
+    }
+    return invite;
+  }
+
+  /** pending → started: who the interviewee is, and the first turns (the consent note, the agent's opening). */
+  async start(invite: RoomInvite, userInfo: UserInfo, turns: ConversationTurn[], now = new Date()): Promise<void> {
+    const person = validateInput(UserInfoInput, userInfo);
+    const conversation = checkedTurns(turns);
+    await this.change(invite, 'pending', now, () => ({
+      status: 'started',
+      userInfo: { email: person.email ?? null, name: person.name ?? null, occupation: person.occupation ?? null },
+      conversation,
+    }));
+  }
+
+  /**
+   * Appends turns to a started invite's transcript; with `complete`, the same transaction completes the
+   * invite and records the interview in its interviewee's profile.
+   */
+  async append(invite: RoomInvite, turns: ConversationTurn[], complete: { summary: CompletionSummary } | null, now = new Date()): Promise<void> {
+    const conversation = [...invite.conversation, ...checkedTurns(turns)];
+    if (conversation.length > INVITE_LIMITS.turns || Buffer.byteLength(JSON.stringify(conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
+      throw new TranscriptFullException();
+    }
+    await this.change(invite, 'started', now, async (db) => {
+      if (complete) await this.recordProfile(db, { ...invite, conversation }, complete.summary, now);
+      return complete ? { status: 'completed', conversation, completedOn: now } : { conversation };
     });
   }
 
-  /** Appends turns to a started invite's transcript, in order. */
-  async appendTurns(linkID: string, turns: ConversationTurn[]): Promise<Invite> {
-    const checked = validateInput(TurnsInput, { turns } as TurnsInput).turns.map(({ role, content }) => ({ role, content }));
-    return this.change(linkID, (invite) => {
-      if (invite.status !== 'started') {
-        throw new ConflictException(`invite ${linkID} is ${invite.status}: turns can only be added to a started invite`);
-      }
-      if (invite.conversation.length + checked.length > INVITE_LIMITS.turns) {
-        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${INVITE_LIMITS.turns} turns`);
-      }
-      invite.conversation = [...invite.conversation, ...checked];
-      if (Buffer.byteLength(JSON.stringify(invite.conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
-        throw new BadRequestException(`transcript of invite ${linkID} would exceed ${INVITE_LIMITS.transcriptBytes} bytes`);
-      }
+  /** started → completed, the transcript as it is (the interviewee ended early). */
+  async complete(invite: RoomInvite, summary: CompletionSummary, now = new Date()): Promise<void> {
+    await this.change(invite, 'started', now, async (db) => {
+      await this.recordProfile(db, invite, summary, now);
+      return { status: 'completed', completedOn: now };
     });
   }
 
-  /** Sets or amends what is known of the invited person (pending or started invites). */
-  async setUserInfo(linkID: string, userInfo: UserInfoInput): Promise<Invite> {
-    const info = validateInput(UserInfoInput, userInfo);
-    return this.change(linkID, (invite) => {
-      if (invite.status !== 'pending' && invite.status !== 'started') {
-        throw new ConflictException(`invite ${linkID} is ${invite.status}: its interviewee can no longer change`);
-      }
-      invite.userInfo = mergeUserInfo(invite.userInfo, info);
-    });
-  }
-
-  /** started → completed; sets completed_on. */
-  complete(linkID: string, at: Date = new Date()): Promise<Invite> {
-    return this.change(linkID, (invite) => {
-      this.transition(invite, 'completed');
-      invite.completedOn = at;
-    });
-  }
-
-  /** pending | started → expired. */
-  expire(linkID: string): Promise<Invite> {
-    return this.change(linkID, (invite) => this.transition(invite, 'expired'));
-  }
-
-  private transition(invite: Invite, to: InviteStatus): void {
-    if (!TRANSITIONS[invite.status].includes(to)) throw new InvalidInviteTransitionException(invite.linkID, invite.status, to);
-    invite.status = to;
-  }
-
-  private change(linkID: string, mutate: (invite: Invite) => void): Promise<Invite> {
+  /** pending | started → expired, when past expires_on; false when another change got there first. */
+  async expire(linkID: string, now = new Date()): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const repo = db.getRepository(Invite);
-      const invite = await repo.findOne({ where: { linkID }, ...FOR_UPDATE });
-      if (!invite) throw new InviteNotFoundException(linkID);
-      mutate(invite);
-      invite.updatedAt = new Date();
-      await repo.update(
-        { linkID },
-        {
-          status: invite.status,
-          userInfo: invite.userInfo,
-          conversation: invite.conversation,
-          completedOn: invite.completedOn,
-          updatedAt: invite.updatedAt,
-        },
-      );
-      return invite;
+      const [state]: { status: InviteStatus; expiresAt: Date | string }[] = await db.query(INVITE_STATE_FOR_UPDATE + FOR_UPDATE_SQL, [linkID]);
+      if (!state || !isDue(state.status, rawDate(state.expiresAt), now)) return false;
+      await this.write(db, linkID, { status: 'expired' }, now);
+      return true;
     });
   }
-}
 
-/** Fields present in the patch replace what is known; null clears one; absent ones stay. */
-function mergeUserInfo(current: UserInfo | null, patch: UserInfoInput): UserInfo {
-  const next: UserInfo = { email: current?.email ?? null, name: current?.name ?? null, occupation: current?.occupation ?? null };
-  for (const key of ['email', 'name', 'occupation'] as const) {
-    if (patch[key] !== undefined) next[key] = patch[key];
+  /**
+   * Expires up to `limit` invites past expires_on; returns how many. Safe in every instance at once:
+   * on MySQL each takes rows the others have not locked (SKIP LOCKED), and a row is only changed while
+   * it is still pending or started.
+   */
+  async sweepExpired(now = new Date(), limit = 500): Promise<number> {
+    return this.dataSource.transaction(async (db) => {
+      const due: { linkID: string }[] = await db.query(INVITES_DUE_TO_EXPIRE + FOR_UPDATE_SKIP_LOCKED_SQL, [sqlDate(now), limit]);
+      if (due.length === 0) return 0;
+      await db.query(
+        `UPDATE invites SET status = 'expired', updated_at = ? WHERE status IN ('pending', 'started') AND link_id IN (${due.map(() => '?').join(', ')})`,
+        [sqlDate(now), ...due.map((d) => d.linkID)],
+      );
+      return due.length;
+    });
   }
-  return next;
+
+  /**
+   * One change: lock, expire when due, check the status the change needs (`from`) and the transcript the
+   * caller saw, then write what `patch` returns (inside the transaction, so it may write more rows).
+   */
+  private async change(
+    invite: RoomInvite,
+    from: InviteStatus,
+    now: Date,
+    patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>,
+  ): Promise<void> {
+    const expired = await this.dataSource.transaction(async (db) => {
+      const [state]: { status: InviteStatus; conversation: string; expiresAt: Date | string }[] = await db.query(
+        INVITE_STATE_FOR_UPDATE + FOR_UPDATE_SQL,
+        [invite.linkID],
+      );
+      if (!state) throw new InviteNotFoundException(invite.linkID);
+      if (isDue(state.status, rawDate(state.expiresAt), now)) {
+        await this.write(db, invite.linkID, { status: 'expired' }, now);
+        return true;
+      }
+      if (state.status !== from) throw new InviteStateException(state.status, from);
+      if ((JSON.parse(state.conversation) as unknown[]).length !== invite.conversation.length) throw new InviteChangedException();
+      const changes = await patch(db);
+      if (changes.status !== undefined && !TRANSITIONS[from].includes(changes.status)) throw new InviteStateException(from, changes.status);
+      await this.write(db, invite.linkID, changes, now);
+      return false;
+    });
+    // The expiry is committed; only then is the caller told.
+    if (expired) throw new InviteExpiredException();
+  }
+
+  private async write(db: EntityManager, linkID: string, patch: InvitePatch, now: Date): Promise<void> {
+    const columns: [string, unknown][] = [['updated_at', sqlDate(now)]];
+    if (patch.status !== undefined) columns.push(['status', patch.status]);
+    if (patch.userInfo !== undefined) columns.push(['user_info', JSON.stringify(patch.userInfo)]);
+    if (patch.conversation !== undefined) columns.push(['conversation', JSON.stringify(patch.conversation)]);
+    if (patch.completedOn !== undefined) columns.push(['completed_on', sqlDate(patch.completedOn)]);
+    await db.query(`UPDATE invites SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE link_id = ?`, [...columns.map(([, v]) => v), linkID]);
+  }
+
+  private async recordProfile(db: EntityManager, invite: RoomInvite, summary: CompletionSummary, now: Date): Promise<void> {
+    await this.profiles.recordInterview(db, {
+      linkID: invite.linkID,
+      productID: invite.productID,
+      orgID: invite.orgID,
+      productUserID: invite.productUserID,
+      person: { email: invite.userInfo?.email ?? null, name: invite.userInfo?.name ?? null, occupation: invite.userInfo?.occupation ?? null },
+      completedOn: now,
+      answers: invite.conversation.filter((t) => t.role === 'interviewee').map((t) => t.content),
+      summary,
+    });
+  }
 }

@@ -3,7 +3,7 @@ import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
-import type { InviteStatus } from './invite-status';
+import type { ConversationRole, InviteStatus } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 
 export interface UserInfo {
@@ -13,7 +13,7 @@ export interface UserInfo {
 }
 
 export interface ConversationTurn {
-  role: string;
+  role: ConversationRole;
   content: string;
 }
 

@@ -8,9 +8,33 @@ export class InviteNotFoundException extends RecordNotFoundException {
   }
 }
 
-export class InvalidInviteTransitionException extends ConflictException {
-  constructor(linkID: string, from: InviteStatus, to: InviteStatus) {
-    super(`invite ${linkID} cannot go from ${from} to ${to}`);
+/** The change needs the invite in another status (409 naming the one it is in). */
+export class InviteStateException extends ConflictException {
+  constructor(status: InviteStatus, needed: InviteStatus) {
+    super(`this interview is ${status}; that needs it ${needed}`);
+  }
+}
+
+/** The link is past its expires_on (409): nothing more can happen on it. */
+export class InviteExpiredException extends ConflictException {
+  constructor() {
+    super('this interview link has expired; ask the team that sent it for a new one');
+  }
+}
+
+/**
+ * The transcript changed between reading it and writing to it (another answer to the same invite got
+ * in first): the caller composes its turns again on the new transcript.
+ */
+export class InviteChangedException extends ConflictException {
+  constructor() {
+    super('another answer to this interview is being handled; try again');
+  }
+}
+
+export class TranscriptFullException extends ConflictException {
+  constructor() {
+    super('this interview\'s transcript is full');
   }
 }
 

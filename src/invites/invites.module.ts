@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ProfilesModule } from '../profiles/profiles.module';
 import { InviteLifecycleService } from './invite-lifecycle.service';
 import { InvitesController } from './invites.controller';
 import { InvitesService } from './invites.service';
 
 @Module({
-  imports: [IdempotencyModule],
+  imports: [IdempotencyModule, ProfilesModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService],
   exports: [InvitesService, InviteLifecycleService],

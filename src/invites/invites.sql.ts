@@ -56,3 +56,29 @@ export function inviteFromRow(r: InviteRow): InviteDto {
     conversation: JSON.parse(r.conversation),
   };
 }
+
+/**
+ * An invite with what the interview room shows and what its interviewer agent needs: the interview's
+ * name, guidelines and agent, the product's name, description and image, and the product's owning
+ * user (the owner of the interviewee's profile when the invite has no organization).
+ */
+export const ROOM_INVITE_BY_ID = `SELECT ${INVITE_COLUMNS},
+  iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
+  p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
+  FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
+
+export interface RoomInviteRow extends InviteRow {
+  interviewName: string;
+  guidelines: string | null;
+  interviewer: string;
+  productName: string;
+  productDesc: string | null;
+  productImage: string | null;
+  productUserID: string | null;
+}
+
+/** What a change checks before it writes: the row as it is now, locked until the transaction ends on MySQL. */
+export const INVITE_STATE_FOR_UPDATE = 'SELECT status, conversation, expires_on AS expiresAt FROM invites WHERE link_id = ?';
+
+/** Due for the sweep: pending or started past expires_on, oldest first (the caller appends the lock clause). */
+export const INVITES_DUE_TO_EXPIRE = "SELECT link_id AS linkID FROM invites WHERE status IN ('pending', 'started') AND expires_on <= ? ORDER BY expires_on LIMIT ?";

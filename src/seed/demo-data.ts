@@ -42,12 +42,13 @@ const VALUES = ['speed', 'clarity', 'privacy', 'reliability', 'price', 'support'
 const INTERESTS = ['climbing', 'board games', 'cooking', 'cycling', 'photography', 'gardening', 'chess', 'music'];
 const QUESTIONS = [
   'How did you first hear about the product?',
-  'Walk me through the last time you used it.',
+  'Can you walk me through the last time you used it?',
   'What almost made you give up?',
   'Which feature would you miss most?',
   'What would you change first, and why?',
   'How does it fit with the other tools you use?',
 ];
+const SHORT_ANSWERS = ['Not really.', 'A friend.', 'Every day, pretty much.', 'Hard to say.'];
 const ANSWERS = [
   'A colleague recommended it after our team switched tools.',
   'Mostly on Monday mornings, to plan the week — it takes five minutes.',
@@ -63,16 +64,15 @@ export const demo = {
   productName: (r: DemoRandom, i: number) => `${r.pick(ADJECTIVES)} ${r.pick(NOUNS)} ${i + 1}`,
   productDesc: (r: DemoRandom) => `A ${r.pick(DOMAINS)} product for ${r.pick(['small teams', 'enterprises', 'freelancers', 'families'])}.`,
   interviewName: (r: DemoRandom) => `${r.pick(TOPICS)}, ${r.pick(['Q1', 'Q2', 'Q3', 'Q4'])} ${r.int(2025, 2026)}`,
-  guidelines: (r: DemoRandom) => `Explore ${r.pick(TOPICS).toLowerCase()}. Ask: ${r.some(QUESTIONS, 2).join(' ')} Listen for ${r.pick(VALUES)}.`,
+  /** Notes for the team and, one per line, the questions the interviewer asks. */
+  guidelines: (r: DemoRandom) =>
+    [`Goal: understand ${r.pick(TOPICS).toLowerCase()}.`, ...r.some(QUESTIONS, r.int(2, 4)).map((q, i) => `${i + 1}. ${q}`), `Listen for ${r.pick(VALUES)}.`].join('\n'),
+  /** What an interviewee says: mostly full sentences, sometimes a short answer the interviewer probes. */
+  answer: (r: DemoRandom) => (r.next() < 0.2 ? r.pick(SHORT_ANSWERS) : r.pick(ANSWERS)),
   person: (r: DemoRandom) => {
     const first = r.pick(FIRST);
     const last = r.pick(LAST);
     return { first, last, email: `${first}.${last}`.toLowerCase().normalize('NFD').replace(/[^\x20-\x7e]/g, '') + `${r.int(1, 999)}@example.com`, occupation: r.pick(OCCUPATIONS) };
-  },
-  conversation: (r: DemoRandom, turns: number) => {
-    const out: { role: string; content: string }[] = [];
-    for (let i = 0; i < turns; i++) out.push(i % 2 === 0 ? { role: 'interviewer', content: r.pick(QUESTIONS) } : { role: 'interviewee', content: r.pick(ANSWERS) });
-    return out;
   },
   details: (r: DemoRandom, occupation: string) => ({
     occupation,

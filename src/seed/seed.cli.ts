@@ -17,7 +17,7 @@ tokens that see it. Every run adds a new dataset; it never changes or removes ex
   --products N     products, spread over the organizations (default ${DEFAULT_SEED.products})
   --interviews N   interviews per product (default ${DEFAULT_SEED.interviews})
   --invites N      invites per interview, in every status (default ${DEFAULT_SEED.invites})
-  --turns N        transcript turns of a completed invite (default ${DEFAULT_SEED.turns})
+  --turns N        answers given in an interview still under way (default ${DEFAULT_SEED.turns})
   --profiles N     profiles per product (default ${DEFAULT_SEED.profiles})
   --seed N         random seed, for repeatable data (default ${DEFAULT_SEED.seed})
   --prefix TEXT    prefix of the demo org and user ids (default "${DEFAULT_SEED.prefix}")`;
@@ -28,7 +28,7 @@ const LIMITS: Record<string, [number, number]> = {
   products: [0, 1_000_000],
   interviews: [0, 100],
   invites: [0, 10_000],
-  turns: [0, 1_000],
+  turns: [0, 100],
   profiles: [0, 100],
   seed: [0, 2 ** 31],
 };
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const result = await app.get(SeedService).run(options, progressBar());
     process.stdout.write(
       `\nSeeded in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.products} products, ${result.interviews} interviews, ` +
-        `${result.invites} invites, ${result.profiles} profiles across ${result.orgIDs.join(', ') || 'users only'}.\n\n` +
+        `${result.invites} invites (${result.completed} interviews conducted to the end in the room), ${result.profiles} profiles across ${result.orgIDs.join(', ') || 'users only'}.\n\n` +
         `Admin token (sees everything), shown only this once:\n  ${result.adminToken}\n` +
         `Token scoped to ${result.orgIDs[0] ?? 'the first demo user'}:\n  ${result.orgToken}\n\n` +
         `Try: curl -H "Authorization: Bearer <token>" "http://localhost:${config.port}/v1/products/getList?orgID=${result.orgIDs[0] ?? ''}"\n`,

@@ -4,11 +4,12 @@ import type { AppConfig } from '../config/app-config';
 import { CoreModule } from '../core.module';
 import { InvitesModule } from '../invites/invites.module';
 import { ProfilesModule } from '../profiles/profiles.module';
+import { RoomModule } from '../room/room.module';
 import { SeedService } from './seed.service';
 
 /** The demo-data command's own application context: the domain code, without the HTTP service. */
 @Module({
-  imports: [AuthModule, InvitesModule, ProfilesModule],
+  imports: [AuthModule, InvitesModule, ProfilesModule, RoomModule],
   providers: [SeedService],
   exports: [SeedService],
 })

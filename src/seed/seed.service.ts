@@ -4,11 +4,12 @@ import { DataSource } from 'typeorm';
 import { TokensService } from '../auth/tokens.service';
 import { uuidv7 } from '../common/ids';
 import { Interview } from '../interviews/interview.entity';
+import { BUILT_IN_INTERVIEWER } from '../interviewers/interviewer.limits';
 import { InviteLifecycleService } from '../invites/invite-lifecycle.service';
 import { InvitesService } from '../invites/invites.service';
 import { Product } from '../products/product.entity';
 import { ProfilesService } from '../profiles/profiles.service';
-import { AppConfig } from '../config/app-config';
+import { RoomService } from '../room/room.service';
 import { DemoRandom, demo } from './demo-data';
 
 export interface SeedOptions {
@@ -17,14 +18,18 @@ export interface SeedOptions {
   products: number;
   interviews: number; // per product
   invites: number; // per interview
-  turns: number; // per started/completed invite
+  turns: number; // answers given in an interview still under way
   profiles: number; // per product
   seed: number;
   /** Prefix of the demo organization and user ids. */
   prefix: string;
 }
 
-export const DEFAULT_SEED: SeedOptions = { orgs: 3, users: 6, products: 30, interviews: 2, invites: 8, turns: 10, profiles: 2, seed: 42, prefix: 'demo' };
+export const DEFAULT_SEED: SeedOptions = { orgs: 3, users: 6, products: 30, interviews: 2, invites: 8, turns: 2, profiles: 2, seed: 42, prefix: 'demo' };
+
+const DAY_MS = 86_400_000;
+/** Answers until the interviewer ends the interview (the built-in agent does within a dozen). */
+const UNTIL_DONE = 100;
 
 export interface SeedProgress {
   start(total: number, what: string): void;
@@ -37,7 +42,10 @@ export interface SeedResult {
   products: number;
   interviews: number;
   invites: number;
+  /** Profiles added: the interviewees' (one per email and owner) and the imported ones. */
   profiles: number;
+  /** Interviews conducted to the end. */
+  completed: number;
   adminToken: string;
   orgToken: string;
 }
@@ -54,13 +62,15 @@ export class SeedService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly invites: InvitesService,
     private readonly lifecycle: InviteLifecycleService,
+    private readonly room: RoomService,
     private readonly profiles: ProfilesService,
     private readonly tokens: TokensService,
-    private readonly config: AppConfig,
   ) {}
 
   async run(o: SeedOptions, progress: SeedProgress): Promise<SeedResult> {
     const r = new DemoRandom(o.seed);
+    const profilesBefore = await this.profileCount();
+    let completed = 0;
     const orgIDs = Array.from({ length: o.orgs }, (_, i) => `${o.prefix}-org-${i + 1}`);
     const userIDs = Array.from({ length: o.users }, (_, i) => `${o.prefix}-user-${i + 1}`);
 
@@ -91,8 +101,6 @@ export class SeedService {
     }
     progress.stop();
 
-    // Only agents this service knows: the interview room will have to run these interviews.
-    const otherAgent = [...this.config.interviewers.keys()][0] ?? this.config.defaultInterviewer;
     const interviews: Interview[] = [];
     progress.start(products.length * o.interviews, 'interviews');
     for (const product of products) {
@@ -106,7 +114,8 @@ export class SeedService {
             interviewName: demo.interviewName(r),
             guidelines: demo.guidelines(r),
             userID: product.userID,
-            interviewer: r.next() < 0.8 ? this.config.defaultInterviewer : otherAgent,
+            // The built-in agent conducts the demo interviews: offline, whatever DEFAULT_INTERVIEWER names.
+            interviewer: BUILT_IN_INTERVIEWER,
             createdAt: now,
             updatedAt: now,
           }),
@@ -119,32 +128,32 @@ export class SeedService {
     progress.stop();
 
     let inviteCount = 0;
-    const linksByProduct = new Map<string, string[]>();
     progress.start(interviews.length * o.invites, 'invites');
     const productById = new Map(products.map((p) => [p.productID, p]));
     for (const interview of interviews) {
       if (o.invites === 0) break;
       const product = productById.get(interview.productID)!;
-      const links = await this.invites.insertInvites({ interviewID: interview.interviewID, productID: product.productID, orgID: product.orgID }, o.invites);
-      linksByProduct.set(product.productID, [...(linksByProduct.get(product.productID) ?? []), ...links]);
-      for (const linkID of links) {
-        // Every status: ~30% pending, 15% started, 45% completed, 10% expired.
-        const roll = r.next();
-        if (roll >= 0.3) {
-          const person = demo.person(r);
-          await this.lifecycle.start(linkID, { email: person.email, name: `${person.first} ${person.last}`, occupation: person.occupation });
-          const turns = roll < 0.45 ? Math.ceil(o.turns / 2) : o.turns;
-          if (turns > 0) await this.lifecycle.appendTurns(linkID, demo.conversation(r, turns));
-          if (roll >= 0.45 && roll < 0.9) await this.lifecycle.complete(linkID);
-          else if (roll >= 0.9) await this.lifecycle.expire(linkID);
-        }
+      const target = { interviewID: interview.interviewID, productID: product.productID, orgID: product.orgID };
+      // Every status, through the interview room as an interviewee would go: ~30% pending, 20% under
+      // way, 40% completed, 10% expired (links made 40 to 60 days ago, expired by the lifecycle's sweep).
+      const rolls = Array.from({ length: o.invites }, () => r.next());
+      const live = rolls.filter((roll) => roll < 0.9);
+      const expiring = o.invites - live.length;
+      const links = await this.invites.insertInvites(target, live.length);
+      if (expiring > 0) {
+        await this.invites.insertInvites(target, expiring, { createdAt: new Date(Date.now() - r.int(40, 60) * DAY_MS), expiresInDays: 30 });
+        await this.lifecycle.sweepExpired();
+        progress.tick(expiring);
+      }
+      for (const [i, linkID] of links.entries()) {
+        const roll = live[i];
+        if (roll >= 0.3 && (await this.interview(linkID, r, roll < 0.5 ? o.turns : UNTIL_DONE))) completed++;
         progress.tick();
       }
-      inviteCount += links.length;
+      inviteCount += o.invites;
     }
     progress.stop();
 
-    let profileCount = 0;
     progress.start(products.length * o.profiles, 'profiles');
     const byOrg = new Map<string | null, Product[]>();
     for (const p of products) byOrg.set(p.orgID, [...(byOrg.get(p.orgID) ?? []), p]);
@@ -154,22 +163,21 @@ export class SeedService {
         const person = demo.person(r);
         const other = sameOrg.length > 1 && r.next() < 0.3 ? r.pick(sameOrg) : product;
         const extra = other === product ? [] : [other.productID];
-        const links = linksByProduct.get(product.productID) ?? [];
+        // Profiles from elsewhere (an import, a referral): the interviews above made their own.
         await this.profiles.create({
           productIDs: [product.productID, ...extra],
           firstName: person.first,
           lastName: person.last,
           metadata: {
-            source: r.pick(['interview', 'import', 'referral'] as const),
-            acquired_date: new Date(Date.now() - r.int(30, 400) * 86_400_000).toISOString(),
-            last_interviewed: links.length ? new Date(Date.now() - r.int(0, 29) * 86_400_000).toISOString() : null,
-            interview_count: links.length ? r.int(1, 4) : 0,
-            sentiment: Math.round((r.next() * 2 - 1) * 100) / 100,
+            source: r.pick(['import', 'referral'] as const),
+            acquired_date: new Date(Date.now() - r.int(30, 400) * DAY_MS).toISOString(),
+            last_interviewed: null,
+            interview_count: 0,
+            sentiment: null,
           },
           details: demo.details(r, person.occupation),
-          history: links.length ? [{ type: 'invite', id: r.pick(links) }] : [],
+          history: [],
         });
-        profileCount++;
         progress.tick();
       }
     }
@@ -182,9 +190,28 @@ export class SeedService {
       products: products.length,
       interviews: interviews.length,
       invites: inviteCount,
-      profiles: profileCount,
+      profiles: (await this.profileCount()) - profilesBefore,
+      completed,
       adminToken: admin.token,
       orgToken: org.token,
     };
+  }
+
+  /**
+   * One interview through the room: the interviewee starts it and answers (scripted) until the
+   * interviewer ends it, or stops after `answers` answers, leaving it under way.
+   */
+  private async interview(linkID: string, r: DemoRandom, answers: number): Promise<boolean> {
+    const person = demo.person(r);
+    await this.room.start(linkID, { name: `${person.first} ${person.last}`, email: person.email, occupation: person.occupation, consent: true });
+    for (let i = 0; i < answers; i++) {
+      if ((await this.room.reply(linkID, { content: demo.answer(r) })).status === 'completed') return true;
+    }
+    return false;
+  }
+
+  private async profileCount(): Promise<number> {
+    const [{ n }]: { n: number | string }[] = await this.dataSource.query('SELECT COUNT(*) AS n FROM profiles');
+    return Number(n);
   }
 }

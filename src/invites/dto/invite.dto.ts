@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { CONVERSATION_ROLES, INVITE_STATUSES, InviteStatus } from '../invite-status';
+import { CONVERSATION_ROLES, ConversationRole, INVITE_STATUSES, InviteStatus } from '../invite-status';
 import { INVITE_LIMITS } from '../invite.limits';
 import type { UserInfo } from '../invite.entity';
 
@@ -23,8 +23,8 @@ const USER_INFO_SCHEMA: ApiPropertyOptions = {
 };
 
 export class ConversationTurnDto {
-  @ApiProperty({ enum: CONVERSATION_ROLES, example: 'interviewer' })
-  role: string;
+  @ApiProperty({ enum: CONVERSATION_ROLES, example: 'interviewer', description: 'interviewer, interviewee, or system for notes neither of them said (the consent record).' })
+  role: ConversationRole;
 
   @ApiProperty({ maxLength: INVITE_LIMITS.transcriptBytes, example: 'What made you try the product?' })
   content: string;

@@ -1,0 +1,57 @@
+import { HttpException, HttpStatus, Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { createHash } from 'node:crypto';
+import { AppConfig } from '../config/app-config';
+import { RateLimitBucket, RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
+
+/** The interview room's paths: /i/{linkID} and below. */
+const ROOM_PATH = /^\/i\/([^/]+)/;
+
+/**
+ * Rate limits, before body parsing and authentication, so that every response (a 401 or 413 included)
+ * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and a flood is refused before it
+ * costs anything. /v1 counts per token (the SHA-256 of what was presented: no database work), or per
+ * client address without one; the interview room counts per client address and per link, and the
+ * tighter of the two answers.
+ */
+@Injectable()
+export class RateLimitMiddleware implements NestMiddleware {
+  constructor(
+    private readonly limiter: RateLimiterService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const verdict = await this.check(req);
+    const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
+    res.setHeader('RateLimit-Limit', String(verdict.limit));
+    res.setHeader('RateLimit-Remaining', String(verdict.remaining));
+    res.setHeader('RateLimit-Reset', String(resetSeconds));
+    if (!verdict.allowed) {
+      res.setHeader('Retry-After', String(resetSeconds));
+      const window = this.config.rateLimit.windowMs / 1000;
+      throw new HttpException(`rate limit of ${verdict.limit} requests per ${window} s exceeded; retry after ${resetSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
+    }
+    next();
+  }
+
+  private async check(req: Request): Promise<RateLimitVerdict> {
+    const address = `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    const room = ROOM_PATH.exec(req.path);
+    if (!room) return this.limiter.consume('api', this.tokenKey(req) ?? address);
+    const verdicts = await Promise.all([this.limiter.consume('roomAddress', address), this.limiter.consume('roomLink', room[1])]);
+    return tightest(verdicts);
+  }
+
+  private tokenKey(req: Request): string | undefined {
+    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization?.trim() ?? '');
+    return match ? `t:${createHash('sha256').update(match[1]).digest('base64url')}` : undefined;
+  }
+}
+
+/** A refusal wins; otherwise the counter with the fewest requests left. */
+function tightest(verdicts: RateLimitVerdict[]): RateLimitVerdict {
+  const refused = verdicts.filter((v) => !v.allowed);
+  const pool = refused.length > 0 ? refused : verdicts;
+  return pool.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a));
+}

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/public.decorator';
+import { ApiPublicErrors, ApiResult } from '../common/api-responses';
+import { NoParametersDto } from '../common/validation';
+import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
+import { ReplyResultDto, SessionDto } from './dto/session.dto';
+import { LinkIdPipe } from './link-id.pipe';
+import { ROOM_LIMITS } from './room.limits';
+import { RoomService } from './room.service';
+
+export const ROOM_TAG = 'interview room';
+
+/**
+ * The interview room's JSON API, for the room's own page and for any front end a team builds: the
+ * linkID is the interviewee's credential, so no bearer token. Same envelope and error shape as /v1.
+ */
+@ApiTags(ROOM_TAG)
+@Public()
+@ApiParam({ name: 'linkID', description: 'The secret of the invite URL (its last path segment).', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 64 } })
+@Controller('i/:linkID')
+export class RoomController {
+  constructor(private readonly room: RoomService) {}
+
+  @Get('session')
+  @ApiOperation({
+    summary: 'What the link shows',
+    description:
+      'The interview\'s status, names, the consent text, the transcript so far and when the link expires. Never the guidelines, the organization or user, ' +
+      'the interviewer\'s configuration, or anything of another invite. A pending or started invite past expires_on answers as expired.',
+  })
+  @ApiResult(SessionDto, { description: 'The session' })
+  @ApiPublicErrors(404)
+  session(@Param('linkID', LinkIdPipe) linkID: string) {
+    return this.room.session(linkID);
+  }
+
+  @Post('start')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Start the interview',
+    description:
+      'pending → started: stores who the interviewee is, records the consent as the transcript\'s first turn ("Consent given <time>: <text>"), ' +
+      `and appends the interviewer's opening. consent must be true (400). Not pending: 409 naming the status. Bodies over ${ROOM_LIMITS.bodyBytes / 1024} KB: 413.`,
+  })
+  @ApiResult(SessionDto, { description: 'The session, started' })
+  @ApiPublicErrors(400, 404, 409, 413, 415)
+  start(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: StartInterviewDto) {
+    return this.room.start(linkID, dto);
+  }
+
+  @Post('reply')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Answer the interviewer',
+    description:
+      'Appends the answer and the interviewer\'s next turn in one transaction and returns both. When that turn ends the interview, the same transaction ' +
+      'completes the invite and updates the interviewee\'s profile (status completed). Not started (or expired): 409. Answers to one link are handled one at a time, never interleaved.',
+  })
+  @ApiResult(ReplyResultDto, { description: 'The two new turns' })
+  @ApiPublicErrors(400, 404, 409, 413, 415)
+  reply(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: ReplyDto) {
+    return this.room.reply(linkID, dto);
+  }
+
+  @Post('end')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'End the interview early',
+    description: 'started → completed; the transcript stays as it is. Send `{}` (or no body) as application/json. Not started (or expired): 409.',
+  })
+  @ApiResult(SessionDto, { description: 'The session, completed' })
+  @ApiPublicErrors(400, 404, 409, 413, 415)
+  end(@Param('linkID', LinkIdPipe) linkID: string, @Body() _body: NoParametersDto) {
+    return this.room.end(linkID);
+  }
+}

@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { KeyedQueue } from '../common/keyed-queue';
+import { AppConfig } from '../config/app-config';
+import { InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
+import { InterviewersService } from '../interviewers/interviewers.service';
+import { InviteLifecycleService, RoomInvite } from '../invites/invite-lifecycle.service';
+import type { ConversationTurn } from '../invites/invite.entity';
+import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException } from '../invites/invites.errors';
+import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
+import { ReplyResultDto, SessionDto } from './dto/session.dto';
+import { RoomNotFoundException } from './room.errors';
+
+/** A change that raced another one on the same invite (another process) is composed again this often. */
+const ATTEMPTS = 3;
+
+/**
+ * The interview room: what a link shows, and the interviewee's start, answers and end, each turned into
+ * an invite change (InviteLifecycleService) with the interview's interviewer agent taking its turns.
+ * Requests for one link run one at a time in this process (the agent's turn depends on the transcript
+ * before it); across processes the lifecycle's version check makes a racing request compose again.
+ */
+@Injectable()
+export class RoomService {
+  private readonly logger = new Logger(RoomService.name);
+  private readonly queue = new KeyedQueue();
+
+  constructor(
+    private readonly lifecycle: InviteLifecycleService,
+    private readonly interviewers: InterviewersService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async session(linkID: string): Promise<SessionDto> {
+    return this.toSession(await this.read(linkID));
+  }
+
+  async start(linkID: string, dto: StartInterviewDto): Promise<SessionDto> {
+    return this.serialized(linkID, async () => {
+      const invite = await this.readFor(linkID, 'pending');
+      const now = new Date();
+      const userInfo = { email: dto.email, name: dto.name, occupation: dto.occupation ?? null };
+      // What was agreed to, and when, is the transcript's first turn: the team can show it.
+      const consent: ConversationTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.room.consentText}` };
+      const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name), [consent]);
+      const turns: ConversationTurn[] = [consent, { role: 'interviewer', content: opening.message }];
+      await this.lifecycle.start(invite, userInfo, turns, now);
+      return this.toSession({ ...invite, status: 'started', userInfo, conversation: turns });
+    });
+  }
+
+  async reply(linkID: string, dto: ReplyDto): Promise<ReplyResultDto> {
+    return this.serialized(linkID, async () => {
+      const invite = await this.readFor(linkID, 'started');
+      const answer: ConversationTurn = { role: 'interviewee', content: dto.content };
+      const agent = this.agentOf(invite);
+      const brief = this.brief(invite, invite.userInfo?.name ?? null);
+      const transcript = [...invite.conversation, answer];
+      const next = await agent.next(brief, transcript);
+      const question: ConversationTurn = { role: 'interviewer', content: next.message };
+      const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
+      await this.lifecycle.append(invite, [answer, question], next.done ? { summary } : null);
+      return { status: next.done ? 'completed' : 'started', turns: [answer, question] };
+    });
+  }
+
+  /** The interviewee ends the interview early; the transcript stays as it is. */
+  async end(linkID: string): Promise<SessionDto> {
+    return this.serialized(linkID, async () => {
+      const invite = await this.readFor(linkID, 'started');
+      const summary = await this.agentOf(invite).summarize(this.brief(invite, invite.userInfo?.name ?? null), invite.conversation);
+      await this.lifecycle.complete(invite, summary);
+      return this.toSession({ ...invite, status: 'completed' });
+    });
+  }
+
+  /** The invite behind a link, expired first when it is past its time; the room's own 404 otherwise. */
+  async read(linkID: string): Promise<RoomInvite> {
+    try {
+      return await this.lifecycle.read(linkID);
+    } catch (error) {
+      throw error instanceof InviteNotFoundException ? new RoomNotFoundException() : error;
+    }
+  }
+
+  toSession(invite: RoomInvite): SessionDto {
+    return {
+      status: invite.status,
+      interviewName: invite.interviewName,
+      productName: invite.productName,
+      productImage: invite.productImage,
+      consentText: this.config.room.consentText,
+      conversation: invite.conversation,
+      expires_on: invite.expiresAt.toISOString(),
+    };
+  }
+
+  /** The invite in the status a request needs: 409 naming the status it is in, or saying it expired. */
+  private async readFor(linkID: string, needed: 'pending' | 'started'): Promise<RoomInvite> {
+    const invite = await this.read(linkID);
+    if (invite.status === 'expired') throw new InviteExpiredException();
+    if (invite.status !== needed) throw new InviteStateException(invite.status, needed);
+    return invite;
+  }
+
+  /** One request of a link at a time here, and again from the top when another process got in first. */
+  private serialized<T>(linkID: string, task: () => Promise<T>): Promise<T> {
+    return this.queue.run(linkID, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await task();
+        } catch (error) {
+          if (!(error instanceof InviteChangedException) || attempt >= ATTEMPTS) throw error;
+        }
+      }
+    });
+  }
+
+  /**
+   * The interview's agent. One that has since been removed from INTERVIEWER_AGENTS falls back to the
+   * default agent, so that links already sent keep working.
+   */
+  private agentOf(invite: RoomInvite): InterviewerAgent {
+    const agent = this.interviewers.get(invite.interviewer);
+    if (agent) return agent;
+    this.logger.warn({ msg: 'interviewer agent not configured; using the default', interviewer: invite.interviewer, fallback: this.config.defaultInterviewer });
+    return this.interviewers.get(this.config.defaultInterviewer)!;
+  }
+
+  /** What the agent is told: the product and the interview, never the organization or the email. */
+  private brief(invite: RoomInvite, intervieweeName: string | null): InterviewBrief {
+    return {
+      productName: invite.productName,
+      productDesc: invite.productDesc,
+      interviewName: invite.interviewName,
+      guidelines: invite.guidelines,
+      intervieweeName,
+    };
+  }
+}
