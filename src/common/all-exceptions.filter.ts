@@ -1,10 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ROOM_CSP, renderRoomError } from '../room/room-page';
+import { isRoomPage } from '../room/room-paths';
 import { isDatabaseUnavailable, isDuplicateKey } from './database-errors';
-
-/** The interview room's page (GET /i/{linkID}): a person's browser, which gets its errors as a page. */
-const ROOM_PAGE = /^\/i\/[^/]+\/?$/;
 
 export interface ErrorBody {
   error: number;
@@ -38,7 +36,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { status, body, headers } = this.toResponse(exception, req);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    if (req.method === 'GET' && ROOM_PAGE.test(req.path)) {
+    // The room's page is read by a person's browser: its errors come as a page too.
+    if (req.method === 'GET' && isRoomPage(req.originalUrl)) {
       res.setHeader('Content-Security-Policy', ROOM_CSP);
       res.status(status).type('html').send(renderRoomError(status, body.message));
       return;

@@ -2,6 +2,7 @@ import { BadRequestException, Injectable, NestMiddleware, UnsupportedMediaTypeEx
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
 import { AppConfig } from '../config/app-config';
+import { roomLinkOf } from '../room/room-paths';
 import { ROOM_LIMITS } from '../room/room.limits';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -45,7 +46,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
     if (!req.is('application/json')) {
       throw new UnsupportedMediaTypeException('Content-Type must be application/json');
     }
-    const parse = req.path.startsWith('/i/') ? this.parseRoom : this.parseApi;
+    const parse = roomLinkOf(req.originalUrl) !== undefined ? this.parseRoom : this.parseApi;
     await new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     const body: unknown = req.body;
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {

@@ -1,16 +1,10 @@
 import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { loggedPath } from '../room/room-paths';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/**
- * The path as logged: without the query string (a linkID may be in it), and with the interview room's
- * linkID replaced: a linkID is the interviewee's credential, and logs are read by more people than links.
- */
-export function loggedPath(url: string): string {
-  return url.split('?', 1)[0].replace(/^\/i\/[^/]+/, '/i/:linkID');
-}
 
 /**
  * Gives every request an id (the client's X-Request-Id when it is sane, else a new UUID),

@@ -3,6 +3,7 @@ import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/app-config';
+import { roomLinkOf } from '../room/room-paths';
 
 /**
  * Security headers on every response (helmet; also drops X-Powered-By), CORS only when configured, and
@@ -27,7 +28,7 @@ export class SecurityMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
-    if (req.path.startsWith('/i/')) {
+    if (roomLinkOf(req.originalUrl) !== undefined) {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Robots-Tag', 'noindex, nofollow');
     }

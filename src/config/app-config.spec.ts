@@ -121,6 +121,25 @@ describe(loadConfig.name, () => {
     ]);
   });
 
+  describe('the interview room', () => {
+    it('opens invite links on this service when INVITE_BASE_URL is unset: the base follows PORT', () => {
+      expect(loadConfig({ PORT: '4100' }).inviteBaseUrl).toBe('http://localhost:4100/i');
+      expect(loadConfig({ PORT: '4100', INVITE_BASE_URL: 'https://research.example/i/' }).inviteBaseUrl).toBe('https://research.example/i');
+    });
+
+    it('has the documented defaults and reads each variable', () => {
+      expect(loadConfig({}).room).toEqual({
+        consentText: expect.stringMatching(/^This interview is conducted by an automated interviewer\..*recorded.*shared with the research team/),
+        inviteTtlDays: 30,
+        expirySweepMs: 60_000,
+        rateLimit: { perAddress: 120, perLink: 60 },
+      });
+      expect(
+        loadConfig({ CONSENT_TEXT: 'We record this.', INVITE_TTL_DAYS: '7', EXPIRY_SWEEP_SECONDS: '5', ROOM_RATE_LIMIT_MAX: '10', ROOM_LINK_RATE_LIMIT_MAX: '3' }).room,
+      ).toEqual({ consentText: 'We record this.', inviteTtlDays: 7, expirySweepMs: 5000, rateLimit: { perAddress: 10, perLink: 3 } });
+    });
+  });
+
   describe('refuses bad values with a ConfigError naming the variable', () => {
     it.each<[Record<string, string>, string]>([
       [{ PORT: 'abc' }, 'PORT'],
@@ -136,6 +155,11 @@ describe(loadConfig.name, () => {
       [{ INVITE_BASE_URL: 'ftp://x' }, 'INVITE_BASE_URL'],
       [{ INVITE_BASE_URL: '/i' }, 'INVITE_BASE_URL'],
       [{ MAX_INVITES_PER_REQUEST: '0' }, 'MAX_INVITES_PER_REQUEST'],
+      [{ INVITE_TTL_DAYS: '366' }, 'INVITE_TTL_DAYS'],
+      [{ EXPIRY_SWEEP_SECONDS: '61' }, 'EXPIRY_SWEEP_SECONDS'],
+      [{ ROOM_RATE_LIMIT_MAX: '0' }, 'ROOM_RATE_LIMIT_MAX'],
+      [{ ROOM_LINK_RATE_LIMIT_MAX: 'many' }, 'ROOM_LINK_RATE_LIMIT_MAX'],
+      [{ CONSENT_TEXT: 'x'.repeat(2001) }, 'CONSENT_TEXT'],
       [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
       [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     ])('%p', (env, variable) => {

@@ -5,7 +5,7 @@ import { RateLimitMiddleware } from './rate-limit.middleware';
 import { RateLimiterService } from './rate-limiter.service';
 
 function fakeReq(path: string, authorization?: string, ip = '10.0.0.1'): Request {
-  return { path, headers: authorization ? { authorization } : {}, ip, socket: { remoteAddress: ip } } as unknown as Request;
+  return { originalUrl: path, headers: authorization ? { authorization } : {}, ip, socket: { remoteAddress: ip } } as unknown as Request;
 }
 
 function fakeRes() {

@@ -2,10 +2,8 @@ import { HttpException, HttpStatus, Injectable, NestMiddleware } from '@nestjs/c
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
+import { roomLinkOf } from '../room/room-paths';
 import { RateLimitBucket, RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
-
-/** The interview room's paths: /i/{linkID} and below. */
-const ROOM_PATH = /^\/i\/([^/]+)/;
 
 /**
  * Rate limits, before body parsing and authentication, so that every response (a 401 or 413 included)
@@ -37,9 +35,9 @@ export class RateLimitMiddleware implements NestMiddleware {
 
   private async check(req: Request): Promise<RateLimitVerdict> {
     const address = `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-    const room = ROOM_PATH.exec(req.path);
-    if (!room) return this.limiter.consume('api', this.tokenKey(req) ?? address);
-    const verdicts = await Promise.all([this.limiter.consume('roomAddress', address), this.limiter.consume('roomLink', room[1])]);
+    const linkID = roomLinkOf(req.originalUrl);
+    if (linkID === undefined) return this.limiter.consume('api', this.tokenKey(req) ?? address);
+    const verdicts = await Promise.all([this.limiter.consume('roomAddress', address), this.limiter.consume('roomLink', linkID)]);
     return tightest(verdicts);
   }
 
