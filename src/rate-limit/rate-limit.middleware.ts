@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { roomLinkOf } from '../room/room-paths';
-import { RateLimitBucket, RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
+import { RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
 
 /**
  * Rate limits, before body parsing and authentication, so that every response (a 401 or 413 included)
