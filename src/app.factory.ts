@@ -24,9 +24,6 @@ export async function createApp(config: AppConfig = loadConfig()): Promise<NestE
   app.set('query parser', 'simple');
   // Express would hash every response body for a weak ETag; API clients here do not revalidate.
   app.set('etag', false);
-  // SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the pool, then exit 0
-  // (by default Nest re-raises the signal, which orchestrators read as a failure).
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   setupSwagger(app as INestApplication);
   return app;
 }

@@ -4,6 +4,7 @@ import { createApp } from './app.factory';
 import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config-error';
 import { TokensService } from './auth/tokens.service';
+import { ServingState } from './health/serving-state';
 
 async function bootstrap(): Promise<void> {
   const app = await createApp();
@@ -11,6 +12,7 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port);
   const logger = new Logger('Bootstrap');
   logger.log({ msg: 'listening', port: config.port, database: config.database.kind, docs: `http://localhost:${config.port}/docs` });
+  stopOnSignals(app, config, logger);
 
   // A fresh embedded database gets one admin token, printed once, so a newcomer can explore.
   if (config.database.kind === 'sqlite') {
@@ -23,6 +25,34 @@ async function bootstrap(): Promise<void> {
       );
     }
   }
+}
+
+/**
+ * SIGTERM or SIGINT: drain first (SHUTDOWN_DRAIN_MS: /health answers 503 so that a load balancer stops
+ * sending, while requests that still arrive are served), then the graceful close: stop accepting, finish
+ * the requests in flight, answer kept-alive connections with 503 + Connection: close, close the pool,
+ * and exit 0 (Nest's own hooks would re-raise the signal, which orchestrators read as a failure).
+ * A second signal cuts the drain short.
+ */
+function stopOnSignals(app: Awaited<ReturnType<typeof createApp>>, config: AppConfig, logger: Logger): void {
+  let cutDrain: (() => void) | undefined;
+  const stop = async (signal: string): Promise<void> => {
+    if (cutDrain) return cutDrain();
+    app.get(ServingState).drain();
+    logger.log({ msg: 'stopping', signal, drainMs: config.shutdownDrainMs });
+    await new Promise<void>((resolve) => {
+      cutDrain = resolve;
+      setTimeout(resolve, config.shutdownDrainMs).unref();
+    });
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ msg: 'shutdown failed', error: error instanceof Error ? error.message : String(error) });
+      process.exit(1);
+    }
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, (s) => void stop(s));
 }
 
 bootstrap().catch((error: unknown) => {

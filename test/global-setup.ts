@@ -7,14 +7,13 @@ import { buildDataSourceOptions } from '../src/database/data-source-options';
 
 /**
  * Picks the database for the whole e2e run and migrates it once:
- * DATABASE_URL when set (MySQL/MariaDB), else a fresh embedded SQLite file in a temp directory.
+ * DATABASE_URL when set (MySQL/MariaDB), else a fresh embedded SQLite file in the run's temp directory.
  */
 export default async function globalSetup(): Promise<void> {
-  if (!process.env.DATABASE_URL) {
-    const dir = mkdtempSync(join(tmpdir(), 'irs-e2e-'));
-    process.env.IRS_E2E_TMPDIR = dir;
-    process.env.DATABASE_URL = `sqlite:${join(dir, 'e2e.sqlite')}`;
-  }
+  // One directory for the run's files (the embedded database, the built server), removed by the teardown.
+  const dir = mkdtempSync(join(tmpdir(), 'irs-e2e-'));
+  process.env.IRS_E2E_TMPDIR = dir;
+  if (!process.env.DATABASE_URL) process.env.DATABASE_URL = `sqlite:${join(dir, 'e2e.sqlite')}`;
   process.env.LOG_LEVEL ??= 'silent';
   // Generous limits by default; the rate-limit spec boots its own app with a small one.
   process.env.RATE_LIMIT_MAX ??= '1000000';

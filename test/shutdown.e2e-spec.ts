@@ -1,31 +1,24 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, IncomingMessage, request as httpRequest } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { BuiltServer, Exit, sleep } from './helpers/built-server';
 
 /**
- * Graceful shutdown of the built server, as production runs it (node <build>/src/main.js):
+ * Graceful shutdown of the built server, as production runs it (see helpers/built-server.ts):
  * SIGTERM stops accepting connections, lets the requests already in flight finish with their
- * normal answers, closes the database and exits with code 0.
- *
- * The server is compiled with tsc (tsconfig.build.json, the same compiler settings as `nest build`)
- * into a private temp directory rather than the shared dist/: dist/ may be stale, and `nest build`
- * deletes it before writing, which would break any other process running it. NODE_PATH points the
- * private build at the project's node_modules. It runs against its own embedded SQLite file, not
- * the suite's shared database.
+ * normal answers, closes the database and exits with code 0; with SHUTDOWN_DRAIN_MS it first keeps
+ * serving while /health tells the load balancer to stop. It runs against its own embedded SQLite file,
+ * not the suite's shared database.
  */
 
 jest.setTimeout(120_000);
 
-const ROOT = resolve(__dirname, '..');
 const EXIT_BOUND_MS = 10_000;
 const INVITE_REQUESTS = 8;
 const INVITES_EACH = 1000;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The promise's value, or undefined when it has not settled within ms (the timer is always cleared). */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -35,18 +28,6 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => ok(port));
-    });
-  });
 }
 
 /** Resolves with 'connected' or the connect error's code. */
@@ -128,112 +109,46 @@ function agentGet(port: number, path: string, agent: Agent): Promise<Reply & { c
   });
 }
 
+/** fetch with the bearer token, answered as a Reply. */
+async function callAs(base: string, token: string, method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string | number>; body?: unknown } = {}): Promise<Reply> {
+  const url = new URL(path, base);
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
+  const res = await fetch(url, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  return { status: res.status, body, endedAt: Date.now() };
+}
+
 describe('Graceful shutdown of the built server on SIGTERM', () => {
   let dir: string;
-  let buildDir: string;
   let dbFile: string;
+  let server: BuiltServer;
   let port: number;
-  let base: string;
-  let child: ChildProcess | undefined;
-  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  const stdout: string[] = [];
-  const stderr: string[] = [];
+  let child: BuiltServer['child'];
+  let exited: Promise<Exit>;
   let token: string;
-
-  async function waitFor<T>(what: string, find: () => T | undefined, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = find();
-      if (found !== undefined) return found;
-      if (child?.exitCode !== null || child?.signalCode !== null) {
-        throw new Error(`server exited while waiting for ${what}:\n${stdout.join('').slice(-3000)}\n${stderr.join('').slice(-3000)}`);
-      }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${stdout.join('').slice(-3000)}\n${stderr.join('').slice(-3000)}`);
-      await sleep(25);
-    }
-  }
-
-  async function call(method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string | number>; body?: unknown } = {}): Promise<Reply> {
-    const url = new URL(path, base);
-    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-    const res = await fetch(url, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // keep the text
-    }
-    return { status: res.status, body, endedAt: Date.now() };
-  }
+  const call = (method: 'GET' | 'POST', path: string, opts?: { query?: Record<string, string | number>; body?: unknown }) => callAs(server.base, token, method, path, opts);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'irs-shutdown-'));
     dbFile = join(dir, 's.sqlite');
-    // SHUTDOWN_SPEC_BUILD: an existing build directory (holding src/main.js) to run instead of compiling one.
-    buildDir = process.env.SHUTDOWN_SPEC_BUILD ? resolve(process.env.SHUTDOWN_SPEC_BUILD) : join(dir, 'build');
-    const mainJs = join(buildDir, 'src', 'main.js');
-    if (!process.env.SHUTDOWN_SPEC_BUILD) {
-      const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', buildDir], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 80_000,
-      });
-      if (!existsSync(mainJs)) throw new Error(`tsc did not produce ${mainJs} (${tsc.status ?? tsc.signal}):\n${tsc.stdout}\n${tsc.stderr}`);
-      if (tsc.status !== 0) process.stderr.write(`shutdown spec: tsc reported type errors but emitted the build:\n${tsc.stdout.slice(0, 2000)}\n`);
-      // What nest-cli.json's "assets" copies next to the compiled code.
-      cpSync(join(ROOT, 'src', 'room', 'assets'), join(buildDir, 'src', 'room', 'assets'), { recursive: true });
-    } else if (!existsSync(mainJs)) {
-      throw new Error(`SHUTDOWN_SPEC_BUILD=${buildDir} holds no src/main.js`);
-    }
-
-    port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    // A minimal environment, and a working directory without a .env file, so nothing else leaks in.
-    const proc = spawn(process.execPath, [mainJs], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_PATH: join(ROOT, 'node_modules'),
-        PORT: String(port),
-        DATABASE_URL: `sqlite:${dbFile}`,
-        LOG_LEVEL: 'info',
-        RATE_LIMIT_MAX: '1000000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    // Never leave the server running behind a crashed test process.
-    const reap = () => proc.kill('SIGKILL');
-    process.once('exit', reap);
-    exited = new Promise((ok) =>
-      proc.once('exit', (code, signal) => {
-        process.removeListener('exit', reap);
-        ok({ code, signal, at: Date.now() });
-      }),
-    );
-    proc.stdout!.setEncoding('utf8').on('data', (s: string) => stdout.push(s));
-    proc.stderr!.setEncoding('utf8').on('data', (s: string) => stderr.push(s));
-
-    await waitFor(
-      'the "listening" log line',
-      () => (stdout.join('').split('\n').some((l) => l.includes('"listening"')) ? true : undefined),
-      30_000,
-    );
-    token = await waitFor('the first-run admin token', () => /irs_[A-Za-z0-9_-]{43}/.exec(stdout.join(''))?.[0], 10_000);
+    server = await BuiltServer.start(dir, { DATABASE_URL: `sqlite:${dbFile}`, RATE_LIMIT_MAX: '1000000' });
+    ({ port, child, exited } = server);
+    token = await server.firstRunToken();
   }, 90_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    await server?.kill();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -370,5 +285,61 @@ describe('Graceful shutdown of the built server on SIGTERM', () => {
     const ended = await within(exited, 1000);
     // Killed-by-SIGTERM (shell status 143) is a failure to Docker's on-failure restart policy, Kubernetes Jobs and CI runners.
     expect(ended).toEqual({ code: 0, signal: null, at: expect.any(Number) });
+  });
+});
+
+describe('Draining on SIGTERM (SHUTDOWN_DRAIN_MS)', () => {
+  const DRAIN_MS = 2000;
+  let dir: string;
+  let server: BuiltServer;
+  let token: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'irs-drain-'));
+    server = await BuiltServer.start(dir, { DATABASE_URL: `sqlite:${join(dir, 'd.sqlite')}`, SHUTDOWN_DRAIN_MS: String(DRAIN_MS), RATE_LIMIT_MAX: '1000000' });
+    token = await server.firstRunToken();
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('turns /health to 503 at once, keeps serving for the drain period, then exits 0 without cutting a request', async () => {
+    const call = (method: 'GET' | 'POST', path: string, opts?: { query?: Record<string, string | number>; body?: unknown }) => callAs(server.base, token, method, path, opts);
+    const product = await call('POST', '/v1/products/addOne', { body: { name: 'drain fixture', orgID: 'org_drain' } });
+    const interview = await call('POST', '/v1/interviews/addOne', { body: { productID: product.body.result.productID, interviewName: 'drain' } });
+    expect((await fetch(`${server.base}/health`)).status).toBe(200);
+
+    const sigtermAt = Date.now();
+    expect(server.child.kill('SIGTERM')).toBe(true);
+    let health503At = 0;
+    while (!health503At && Date.now() - sigtermAt < 1000) {
+      const res = await fetch(`${server.base}/health`);
+      if (res.status === 503) health503At = Date.now();
+      await res.arrayBuffer();
+    }
+    expect(health503At - sigtermAt).toBeLessThan(100);
+
+    // Requests keep being answered normally for the drain period.
+    const during: number[] = [];
+    while (Date.now() - sigtermAt < DRAIN_MS - 300) {
+      during.push((await call('GET', '/v1/products/getList', { query: { orgID: 'org_drain' } })).status);
+      await sleep(100);
+    }
+    expect(during.length).toBeGreaterThan(5);
+    expect(during.filter((status) => status !== 200)).toEqual([]);
+    // A heavy write sent just before the period ends is answered in full: the close waits for it.
+    const last = await call('GET', '/v1/invites/createInvites', { query: { interviewID: interview.body.result.interviewID, count: 1000 } });
+    expect({ status: last.status, count: last.body.result?.length }).toEqual({ status: 200, count: 1000 });
+
+    const exit = await server.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+    expect(exit.at - sigtermAt).toBeGreaterThanOrEqual(DRAIN_MS);
+    expect(exit.at - sigtermAt).toBeLessThan(DRAIN_MS + EXIT_BOUND_MS);
+    process.stdout.write(
+      `drain: SIGTERM at 0 ms; /health 503 at ${health503At - sigtermAt} ms; ${during.length} requests answered 200 during the drain; ` +
+        `last write answered at ${last.endedAt - sigtermAt} ms; exit 0 at ${exit.at - sigtermAt} ms\n`,
+    );
   });
 });

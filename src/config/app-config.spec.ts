@@ -66,6 +66,7 @@ describe(loadConfig.name, () => {
         poolSize: 10,
         connectTimeoutMs: 3000,
         queueLimit: 500,
+        statementTimeoutMs: 10_000,
       });
     });
 
@@ -86,15 +87,38 @@ describe(loadConfig.name, () => {
     });
 
     it('accepts sqlite:<absolute file>', () => {
-      expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ kind: 'sqlite', path: '/tmp/x.sqlite' });
+      expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ kind: 'sqlite', path: '/tmp/x.sqlite', statementTimeoutMs: 10_000 });
     });
 
     it('accepts sqlite::memory:', () => {
-      expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database).toEqual({ kind: 'sqlite', path: ':memory:' });
+      expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database).toEqual({ kind: 'sqlite', path: ':memory:', statementTimeoutMs: 10_000 });
     });
 
     it('resolves a relative sqlite path against the working directory', () => {
-      expect(loadConfig({ DATABASE_URL: 'sqlite:tmp/y.sqlite' }).database).toEqual({ kind: 'sqlite', path: resolve('tmp/y.sqlite') });
+      expect(loadConfig({ DATABASE_URL: 'sqlite:tmp/y.sqlite' }).database).toEqual({ kind: 'sqlite', path: resolve('tmp/y.sqlite'), statementTimeoutMs: 10_000 });
+    });
+  });
+
+  describe('operating limits', () => {
+    it('bounds waits on the database by DB_STATEMENT_TIMEOUT_MS (10 s by default), on both engines', () => {
+      expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '2500' }).database.statementTimeoutMs).toBe(2500);
+      expect(loadConfig({ DATABASE_URL: 'mysql://u:p@h/d', DB_STATEMENT_TIMEOUT_MS: '2500' }).database.statementTimeoutMs).toBe(2500);
+    });
+
+    it('drains for SHUTDOWN_DRAIN_MS (none by default)', () => {
+      expect(loadConfig({}).shutdownDrainMs).toBe(0);
+      expect(loadConfig({ SHUTDOWN_DRAIN_MS: '5000' }).shutdownDrainMs).toBe(5000);
+    });
+
+    it('shares rate-limit counters through REDIS_URL when set, under a key prefix', () => {
+      expect(loadConfig({}).redis).toBeNull();
+      expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/3' }).redis).toEqual({ url: 'redis://127.0.0.1:6379/3', keyPrefix: 'irs:' });
+      expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache:6380', REDIS_KEY_PREFIX: 'staging:' }).redis).toEqual({ url: 'rediss://:pw@cache:6380', keyPrefix: 'staging:' });
+    });
+
+    it('never repeats a REDIS_URL, which may hold a password, in its error', () => {
+      expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2@[bad' })).toThrow(/^REDIS_URL must be/);
+      expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2@[bad' })).not.toThrow(/hunter2/);
     });
   });
 
@@ -160,6 +184,10 @@ describe(loadConfig.name, () => {
       [{ ROOM_RATE_LIMIT_MAX: '0' }, 'ROOM_RATE_LIMIT_MAX'],
       [{ ROOM_LINK_RATE_LIMIT_MAX: 'many' }, 'ROOM_LINK_RATE_LIMIT_MAX'],
       [{ CONSENT_TEXT: 'x'.repeat(2001) }, 'CONSENT_TEXT'],
+      [{ DB_STATEMENT_TIMEOUT_MS: '50' }, 'DB_STATEMENT_TIMEOUT_MS'],
+      [{ SHUTDOWN_DRAIN_MS: '-1' }, 'SHUTDOWN_DRAIN_MS'],
+      [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+      [{ REDIS_URL: 'redis://cache', REDIS_KEY_PREFIX: 'has space' }, 'REDIS_KEY_PREFIX'],
       [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
       [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     ])('%p', (env, variable) => {

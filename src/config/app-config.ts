@@ -8,7 +8,7 @@ export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 /** auto: readable lines on a terminal, JSON lines otherwise. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
-export type DatabaseConfig =
+export type DatabaseConfig = (
   | { kind: 'sqlite'; path: string }
   | {
       kind: 'mysql';
@@ -18,7 +18,21 @@ export type DatabaseConfig =
       poolSize: number;
       connectTimeoutMs: number;
       queueLimit: number;
-    };
+    }
+) & {
+  /**
+   * No request waits on the database longer (DB_STATEMENT_TIMEOUT_MS): waiting for a pooled connection
+   * and for an answer share it. On the embedded database it bounds waits for a lock.
+   */
+  statementTimeoutMs: number;
+};
+
+/** Where rate-limit counters are shared by every instance (REDIS_URL); null: each process counts its own. */
+export interface RedisConfig {
+  url: string;
+  /** Keys are prefixed so that one Redis can serve several deployments (and tests). */
+  keyPrefix: string;
+}
 
 export interface RoomConfig {
   /** Shown above the start form and recorded in the transcript when the interviewee agrees. */
@@ -54,6 +68,9 @@ export class AppConfig {
   readonly bodyLimitBytes: number;
   readonly corsOrigins: string[];
   readonly rateLimit: { limit: number; windowMs: number };
+  readonly redis: RedisConfig | null;
+  /** After SIGTERM, /health answers 503 and requests are still served this long before the listener closes. */
+  readonly shutdownDrainMs: number;
   /** The interview room (/i/{linkID}) and the invites' expiry. */
   readonly room: RoomConfig;
 
@@ -87,6 +104,21 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
 }
 
+function readRedis(env: Env): RedisConfig | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL must be a redis://[user:password@]host:port[/db] URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL (got "${url.protocol}")`);
+  const keyPrefix = env.REDIS_KEY_PREFIX?.trim() || 'irs:';
+  if (!/^[\x21-\x7e]{1,64}$/.test(keyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX must be 1 to 64 printable characters without spaces');
+  return { url: raw, keyPrefix };
+}
+
 function readText(env: Env, name: string, fallback: string, max: number): string {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -110,8 +142,9 @@ function readHttpUrl(env: Env, name: string, fallback: string): string {
 }
 
 function readDatabase(env: Env): DatabaseConfig {
+  const statementTimeoutMs = readInt(env, 'DB_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000);
   const raw = env.DATABASE_URL?.trim();
-  if (!raw) return { kind: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH) };
+  if (!raw) return { kind: 'sqlite', path: resolve(DEFAULT_SQLITE_PATH), statementTimeoutMs };
   if (engineOf(raw) === 'mysql') {
     let url: URL;
     try {
@@ -129,12 +162,13 @@ function readDatabase(env: Env): DatabaseConfig {
       poolSize: readInt(env, 'DB_POOL_SIZE', 10, 1, 1000),
       connectTimeoutMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000),
       queueLimit: readInt(env, 'DB_QUEUE_LIMIT', 500, 1, 100000),
+      statementTimeoutMs,
     };
   }
   const sqlite = /^sqlite:(.+)$/i.exec(raw);
   if (sqlite) {
     const path = sqlite[1].replace(/^\/\//, '');
-    return { kind: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
+    return { kind: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path), statementTimeoutMs };
   }
   throw new ConfigError('DATABASE_URL must be unset (embedded database), sqlite:<file>, mysql://user:password@host:port/database or mariadb://...');
 }
@@ -179,6 +213,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       limit: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
       windowMs: readInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400) * 1000,
     },
+    redis: readRedis(env),
+    shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
     room: {
       consentText: readText(env, 'CONSENT_TEXT', DEFAULT_CONSENT_TEXT, 2000),
       inviteTtlDays: readInt(env, 'INVITE_TTL_DAYS', 30, 1, INVITE_LIMITS.expiresInDaysMax),

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import * as mysql2 from 'mysql2';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ApiToken } from '../auth/api-token.entity';
@@ -9,6 +10,7 @@ import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
 import { migrations } from './migrations';
+import { mysqlWithStatementTimeout } from './statement-timeout';
 
 export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord];
 
@@ -33,6 +35,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
     return {
       ...common,
       type: db.flavor,
+      // mysql2 with every wait bounded by DB_STATEMENT_TIMEOUT_MS (see statement-timeout.ts).
+      driver: mysqlWithStatementTimeout(mysql2, db.statementTimeoutMs),
       url: db.url,
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
@@ -54,6 +58,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
     type: 'better-sqlite3',
     database: db.path,
     enableWAL: true,
-    timeout: 5000,
+    // How long a write waits for another process's lock (better-sqlite3 cannot interrupt a statement).
+    timeout: Math.min(5000, db.statementTimeoutMs),
   };
 }

@@ -4,17 +4,24 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
-
-const PROBE_TIMEOUT_MS = 2000;
+import { ServingState } from './serving-state';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly serving: ServingState,
+  ) {}
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Service and database health', description: 'No token needed. 200 when the database answers within 2 s, 503 when it does not.' })
+  @ApiOperation({
+    summary: 'Service and database health',
+    description:
+      'No token needed. 200 while the database answers (within DB_STATEMENT_TIMEOUT_MS); 503 when it does not, and from the moment the ' +
+      'process is told to stop (SIGTERM) while it drains, so that a load balancer stops sending it requests.',
+  })
   @ApiOkResponse({
     description: 'The database is reachable',
     schema: {
@@ -22,23 +29,17 @@ export class HealthController {
       properties: { result: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } } } },
     },
   })
-  @ApiServiceUnavailableResponse({ description: 'The database is unreachable', type: ErrorResponseDto })
+  @ApiServiceUnavailableResponse({ description: 'The database is unreachable, or the process is shutting down', type: ErrorResponseDto })
   @ApiResponse({ status: 429, description: 'Too many probes from one address (see Retry-After)', type: ErrorResponseDto })
   @ApiResponse({ status: 500, description: 'Unexpected error', type: ErrorResponseDto })
   async check(): Promise<{ status: 'ok'; database: 'up' }> {
-    let timer: NodeJS.Timeout | undefined;
+    if (this.serving.draining) throw new ServiceUnavailableException('shutting down');
     try {
-      await Promise.race([
-        // A real table, not SELECT 1: an embedded database answers SELECT 1 without touching its file.
-        this.dataSource.query('SELECT 1 FROM migrations LIMIT 1'),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS);
-        }),
-      ]);
+      // A real table, not SELECT 1: an embedded database answers SELECT 1 without touching its file. The
+      // wait is bounded by DB_STATEMENT_TIMEOUT_MS like every other (see statement-timeout.ts).
+      await this.dataSource.query('SELECT 1 FROM migrations LIMIT 1');
     } catch {
       throw new ServiceUnavailableException('database unavailable');
-    } finally {
-      clearTimeout(timer);
     }
     return { status: 'ok', database: 'up' };
   }
