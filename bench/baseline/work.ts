@@ -153,7 +153,7 @@ export function requireJson(contentType: string | undefined): void {
   if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) throw new HttpError(415, 'Content-Type must be application/json');
 }
 
-function jsonObject(body: unknown): Record<string, unknown> {
+export function jsonObject(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'request body must be a JSON object');
   return body as Record<string, unknown>;
 }
