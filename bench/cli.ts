@@ -12,7 +12,7 @@ floor (node:http doing the same queries); see bench/README.md.
   --rounds N       measurements per operation and server; the report shows medians (default 1)
   --skip-seed      reuse the dataset of a previous run (bench/results/dataset.json)
 
-Use a database of its own: the run adds about 11,100 products, 1,000 invites and 1,200 profiles.`;
+Use a database of its own: the run adds about 11,100 products, 1,512 invites and 2,200 profiles.`;
 
 function findRoot(start: string): string {
   let dir = start;

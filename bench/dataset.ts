@@ -1,9 +1,10 @@
 /**
  * The benchmark's dataset: seeded through the service's own code in the seed's Nest application
- * context (SeedModule: SeedService, InvitesService.insertInvites, InviteLifecycleService), or reused
- * from a previous run (--skip-seed) after checking it is still there; and the cleanup that keeps
- * every measurement on the same rows.
+ * context (SeedModule: SeedService, InvitesService.insertInvites, InviteLifecycleService, RoomService;
+ * with InterviewsModule for the room's interview), or reused from a previous run (--skip-seed) after
+ * checking it is still there; and the cleanup that keeps every measurement on the same rows.
  */
+import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -13,15 +14,19 @@ import { createLogger } from '../src/common/logger';
 import { hashToken } from '../src/auth/token-cache';
 import { TokensService } from '../src/auth/tokens.service';
 import { loadConfig } from '../src/config/app-config';
+import { BUILT_IN_INTERVIEWER } from '../src/interviewers/interviewer.limits';
+import { InterviewsModule } from '../src/interviews/interviews.module';
+import { InterviewsService } from '../src/interviews/interviews.service';
 import { InvitesService } from '../src/invites/invites.service';
 import { RoomService } from '../src/room/room.service';
 import { DemoRandom, demo } from '../src/seed/demo-data';
 import { SeedModule } from '../src/seed/seed.module';
 import { SeedProgress, SeedService } from '../src/seed/seed.service';
+import { sqlDate } from '../src/database/column-types';
 import { DATASET_FILE, Options, ROOT, UsageError, log, sleep } from './cli';
 
 export interface Dataset {
-  version: 1;
+  version: 2;
   createdAt: string;
   database: string;
   /** Organization of exactly N products, for getList at 100, 1,000 and 10,000 rows. */
@@ -36,7 +41,27 @@ export interface Dataset {
   writeInterviewID: string;
   /** Organization of the products addOne creates: deleted after every measurement. */
   writeOrgID: string;
+  /** room/reply: an interview of ROOM_QUESTIONS questions (built-in agent) and its ROOM_INVITES started invites. */
+  roomInterviewID: string;
+  roomLinks: string[];
   counts: { products: number; invites: number; profiles: number; interviews: number };
+}
+
+/**
+ * room/reply's interview asks this many questions: an invite takes this many answers (all long enough
+ * not to be probed), then "anything else?" is answered once more and the next answer completes it.
+ */
+export const ROOM_QUESTIONS = 300;
+/** Invites started for room/reply: 32 per connection at the default 16. */
+export const ROOM_INVITES = 512;
+/** What RoomService.start leaves: the consent note and the opening question. */
+export const ROOM_START_TURNS = 2;
+
+/** One question per line, numbered as research teams write them (the agent strips the numbers), and a note. */
+function roomGuidelines(): string {
+  const lines = ['Notes for the team: keep it short, ask for examples.'];
+  for (let i = 1; i <= ROOM_QUESTIONS; i++) lines.push(`${i}. What did you try in step ${i}, and how did it go?`);
+  return lines.join('\n');
 }
 
 export function databaseName(url: string): string {
@@ -58,6 +83,23 @@ function quietProgress(label: string): SeedProgress {
       if (total > 0) log(`  ${label}: ${total.toLocaleString('en-US')} ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     },
   };
+}
+
+/**
+ * RoomService.reply, again (same answer) when its transaction deadlocked: two completions of one owner's
+ * interviews at once can deadlock on the profiles' unique key (the service answers 503, try again);
+ * here four interviews run at once.
+ */
+async function replyRetrying(room: RoomService, linkID: string, content: string): ReturnType<RoomService['reply']> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await room.reply(linkID, { content });
+    } catch (error) {
+      const e = error as { code?: unknown; driverError?: { code?: unknown } };
+      if (attempt >= 5 || (e.driverError?.code ?? e.code) !== 'ER_LOCK_DEADLOCK') throw error;
+      await sleep(20 * attempt);
+    }
+  }
 }
 
 type SeedContext = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
@@ -103,12 +145,34 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
       const linkID = links[next++];
       const person = demo.person(r);
       await room.start(linkID, { name: `${person.first} ${person.last}`, email: person.email, occupation: person.occupation, consent: true });
-      for (let i = 0; (await room.reply(linkID, { content: i % 2 === 0 ? 'Not really.' : demo.answer(r) })).status !== 'completed'; i++);
+      for (let i = 0; (await replyRetrying(room, linkID, i % 2 === 0 ? 'Not really.' : demo.answer(r))).status !== 'completed'; i++);
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   counts.invites += links.length;
   log(`  1,000 interviews conducted and completed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  // room/reply: an interview of 300 questions through InterviewsService (its agent set to the built-in
+  // one whatever DEFAULT_INTERVIEWER says), and 512 invites started through RoomService.start.
+  const admin = { tokenId: 'bench', isAdmin: true, orgID: null, userID: null };
+  const interviews = app.get(InterviewsService);
+  const { interviewID: roomInterviewID } = await interviews.create(
+    { productID: readInterview.product_id, interviewName: `Bench room, ${ROOM_QUESTIONS} questions`, guidelines: roomGuidelines() },
+    admin,
+  );
+  await interviews.update({ interviewID: roomInterviewID, interviewer: BUILT_IN_INTERVIEWER }, admin);
+  const roomLinks = await app.get(InvitesService).insertInvites({ interviewID: roomInterviewID, productID: readInterview.product_id, orgID: inv.orgIDs[0] }, ROOM_INVITES);
+  next = 0;
+  const starter = async () => {
+    while (next < roomLinks.length) {
+      const person = demo.person(r);
+      await room.start(roomLinks[next++], { name: `${person.first} ${person.last}`, email: person.email, occupation: person.occupation, consent: true });
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, starter));
+  counts.interviews += 1;
+  counts.invites += roomLinks.length;
+  log(`  ${ROOM_INVITES} invites of a ${ROOM_QUESTIONS}-question interview started`);
 
   // SeedService issues two tokens per run; the benchmark uses its own, so these are revoked at once.
   const seedTokens = [p100, p1k, p10k, inv].flatMap((r) => [r.adminToken, r.orgToken]).map(hashToken);
@@ -116,7 +180,7 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
 
   const [middle] = (await dataSource.query('SELECT id FROM products WHERE org_id = ? ORDER BY created_at, id LIMIT 1 OFFSET 5000', [p10k.orgIDs[0]])) as { id: string }[];
   return {
-    version: 1,
+    version: 2,
     createdAt: new Date().toISOString(),
     database: databaseName(url),
     orgs: { '100': p100.orgIDs[0], '1000': p1k.orgIDs[0], '10000': p10k.orgIDs[0] },
@@ -125,13 +189,15 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
     linkID: links[0],
     writeInterviewID: writeInterview.id,
     writeOrgID: `${stamp}-writes`,
+    roomInterviewID,
+    roomLinks,
     counts,
   };
 }
 
 async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> {
   const file = relative(ROOT, DATASET_FILE);
-  if (d.version !== 1) throw new Error(`${file} is from another version of the harness: run without --skip-seed`);
+  if (d.version !== 2) throw new Error(`${file} is from another version of the harness: run without --skip-seed`);
   if (d.database !== databaseName(url)) throw new Error(`${file} describes database "${d.database}", not "${databaseName(url)}": run without --skip-seed`);
   for (const [size, orgID] of Object.entries(d.orgs)) {
     const [[row]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM products WHERE org_id = ?', [orgID]);
@@ -139,6 +205,20 @@ async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> 
   }
   const [[inv]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM invites WHERE interview_id = ?', [d.readInterviewID]);
   if (Number(inv.n) !== 1000) throw new Error(`interview ${d.readInterviewID} has ${inv.n} invites, expected 1000: run without --skip-seed`);
+  // The room's invites must outlive the run (INVITE_TTL_DAYS after seeding): a day to spare.
+  const [[room]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM invites WHERE interview_id = ? AND expires_on > ?', [
+    d.roomInterviewID,
+    sqlDate(new Date(Date.now() + 86_400_000)),
+  ]);
+  if (Number(room.n) !== d.roomLinks.length) throw new Error(`interview ${d.roomInterviewID} has ${room.n} invites valid for another day, expected ${d.roomLinks.length}: run without --skip-seed`);
+}
+
+/** The seed's application context, with InterviewsModule for the room's interview (SeedModule leaves it out). */
+@Module({})
+class BenchSeedModule {
+  static forRoot(): DynamicModule {
+    return { module: BenchSeedModule, imports: [SeedModule.forRoot(loadConfig()), InterviewsModule] };
+  }
 }
 
 /**
@@ -147,7 +227,7 @@ async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> 
  */
 export async function prepareDataset(o: Options, url: string, pool: Pool): Promise<{ dataset: Dataset; token: string; tokenID: string }> {
   log(`Booting the seed's application context (SeedModule) on ${databaseName(url)}...`);
-  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(loadConfig()), { logger: createLogger({ logLevel: 'warn', logFormat: 'json' }) });
+  const app = await NestFactory.createApplicationContext(BenchSeedModule.forRoot(), { logger: createLogger({ logLevel: 'warn', logFormat: 'json' }) });
   try {
     let dataset: Dataset;
     if (o.skipSeed) {
@@ -156,7 +236,7 @@ export async function prepareDataset(o: Options, url: string, pool: Pool): Promi
       await checkDataset(pool, dataset, url);
       log(`Reusing the dataset of ${dataset.createdAt} (${relative(ROOT, DATASET_FILE)}).`);
     } else {
-      log('Seeding through SeedService, InvitesService and InviteLifecycleService...');
+      log('Seeding through SeedService, InterviewsService, InvitesService, InviteLifecycleService and RoomService...');
       const t0 = Date.now();
       dataset = await seed(app, url);
       writeFileSync(DATASET_FILE, `${JSON.stringify(dataset, null, 2)}\n`);
@@ -213,4 +293,50 @@ export const PURGE_PAUSE_MS = 3000;
 export async function settleAfterCleanup(pool: Pool, d: Dataset): Promise<void> {
   await cleanWrites(pool, d);
   await sleep(PURGE_PAUSE_MS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// room/reply: every measurement starts on the transcripts RoomService.start left
+
+/** What room/reply did to its invites: their transcripts' length (turns) and how many it completed. */
+export interface RoomState {
+  meanTurns: number;
+  maxTurns: number;
+  completed: number;
+}
+
+/**
+ * Puts every room invite back as RoomService.start left it (started, the first two turns, byte for
+ * byte as the service wrote them), in one transaction; returns what it found. Deleting the answers
+ * rather than seeding new invites keeps the measurements on the same rows.
+ */
+export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
+  await waitDbIdle(pool, d.database);
+  const [rows] = await pool.query<RowDataPacket[]>('SELECT link_id, status, conversation FROM invites WHERE interview_id = ?', [d.roomInterviewID]);
+  const conn = await pool.getConnection();
+  let turns = 0;
+  const state: RoomState = { meanTurns: 0, maxTurns: 0, completed: 0 };
+  try {
+    await conn.beginTransaction();
+    for (const row of rows) {
+      const conversation = JSON.parse(row.conversation as string) as unknown[];
+      turns += conversation.length;
+      state.maxTurns = Math.max(state.maxTurns, conversation.length);
+      if (row.status === 'completed') state.completed++;
+      if (conversation.length === ROOM_START_TURNS && row.status === 'started') continue;
+      if (conversation.length < ROOM_START_TURNS) throw new Error(`room invite ${row.link_id as string} was never started: run without --skip-seed`);
+      await conn.query("UPDATE invites SET status = 'started', completed_on = NULL, conversation = ? WHERE link_id = ?", [
+        JSON.stringify(conversation.slice(0, ROOM_START_TURNS)),
+        row.link_id,
+      ]);
+    }
+    await conn.commit();
+  } catch (error) {
+    await conn.rollback().catch(() => undefined);
+    throw error;
+  } finally {
+    conn.release();
+  }
+  state.meanTurns = rows.length ? turns / rows.length : 0;
+  return state;
 }

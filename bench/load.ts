@@ -1,7 +1,8 @@
 /**
  * The load generator of `npm run bench`, run as its own process so it does not share an event loop
- * with the harness or the server under test. Drives one URL with autocannon: an unrecorded warm-up,
- * then the measured run. Prints one JSON object (LoadResult) on stdout.
+ * with the harness or the server under test. Drives one URL, or many paths spread over the connections
+ * (`paths`), with autocannon: an unrecorded warm-up, then the measured run. Prints one JSON object
+ * (LoadResult) on stdout.
  *
  * Latency percentiles are computed here from every 2xx response time autocannon reports (float
  * milliseconds); autocannon's own histogram rounds to whole milliseconds, too coarse for fast routes.
@@ -15,6 +16,12 @@ export interface LoadConfig {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Paths on url's origin, spread over the connections instead of url's own: connection c of n takes
+   * paths c, c + n, c + 2n, ... and cycles through them, one request at a time. With fewer paths than
+   * connections, connections share them.
+   */
+  paths?: string[];
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -44,10 +51,26 @@ interface AutocannonInstance {
   on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): void;
 }
 
+interface AutocannonClient {
+  setRequests(requests: { method: string; path: string; body?: string }[]): void;
+}
+
 type Autocannon = (opts: Record<string, unknown>, done: (err: Error | null, result: AutocannonResult) => void) => AutocannonInstance;
 
 // autocannon ships no type declarations; the little this file uses is typed above.
 const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+
+/** Each new connection of a run gets its own share of config.paths (see LoadConfig.paths). */
+function spread(config: LoadConfig): ((client: AutocannonClient) => void) | undefined {
+  const paths = config.paths;
+  if (!paths?.length) return undefined;
+  const groups = Math.min(paths.length, config.connections);
+  let next = 0;
+  return (client) => {
+    const slot = next++ % groups;
+    client.setRequests(paths.filter((_, i) => i % groups === slot).map((path) => ({ method: config.method, path, body: config.body })));
+  };
+}
 
 function run(config: LoadConfig, seconds: number): Promise<{ result: AutocannonResult; latencies: number[] }> {
   return new Promise((resolve, reject) => {
@@ -58,6 +81,7 @@ function run(config: LoadConfig, seconds: number): Promise<{ result: AutocannonR
         method: config.method,
         headers: config.headers,
         body: config.body,
+        setupClient: spread(config),
         connections: config.connections,
         duration: seconds,
         timeout: 60,

@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { Pool } from 'mysql2/promise';
-import { LOAD_MAIN, Options, ROOT, log, warmupSeconds } from './cli';
-import { Dataset, PURGE_PAUSE_MS, settleAfterCleanup } from './dataset';
+import { LOAD_MAIN, Options, ROOT, log, sleep, warmupSeconds } from './cli';
+import { Dataset, PURGE_PAUSE_MS, RoomState, resetRoom, settleAfterCleanup } from './dataset';
 import type { LoadConfig, LoadResult } from './load';
 import { OPS, Op, SCALING, ScaleCase, headersFor } from './operations';
 import { RssSampler, Server, assertAlive, http, track, waitQuiet } from './processes';
@@ -14,6 +14,8 @@ import { fmt, median, ms } from './report';
 
 export interface Measurement extends LoadResult {
   peakRssMb: number;
+  /** room/reply: the transcripts at the end of the measurement (all reset to 2 turns before it). */
+  room?: RoomState;
 }
 
 /** One operation's measurements, per server name. */
@@ -36,7 +38,7 @@ function scaleSeconds(o: Options): number {
 /** About how long the measurements take, in seconds. */
 export function estimateSeconds(o: Options, servers: number): number {
   const pause = PURGE_PAUSE_MS / 1000;
-  const load = OPS.reduce((t, op) => t + o.duration + warmupSeconds(o) + 1 + (op.write ? pause : 0), 0);
+  const load = OPS.reduce((t, op) => t + o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0), 0);
   const scale = SCALING.reduce((t, c) => t + scaleSeconds(o) + 1 + (c.write ? pause : 0), 0);
   return o.rounds * servers * (load + scale);
 }
@@ -47,6 +49,7 @@ function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): P
     method: op.method,
     headers: headersFor(token, op),
     body: op.body?.(d),
+    paths: op.paths?.(d),
     connections: o.connections,
     durationSeconds: o.duration,
     warmupSeconds: warmupSeconds(o),
@@ -117,6 +120,13 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
             `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
         );
         if (run.op.write) await settleAfterCleanup(pool, d);
+        if (run.op.resets) {
+          m.room = await resetRoom(pool, d);
+          log(`        transcripts at the end: ${fmt(m.room.meanTurns, 1)} turns on average, at most ${m.room.maxTurns}; reset to 2`);
+          // An invite completed: it refused every later answer, so the measurement is not of replies alone.
+          if (m.room.completed > 0) log(`        WARNING: ${m.room.completed} invites completed during the measurement: use a shorter --duration`);
+          await sleep(PURGE_PAUSE_MS);
+        }
       }
     }
     for (const run of scaling) {

@@ -21,7 +21,18 @@ export interface Op {
   method: 'GET' | 'POST';
   path: (d: Dataset) => string;
   body?: (d: Dataset) => string;
+  /**
+   * Many targets instead of `path`, spread over the load generator's connections: each connection
+   * cycles through its own, so no two requests to one target are ever in flight together. In the
+   * parity check, server i answers on paths[i].
+   */
+  paths?: (d: Dataset) => string[];
+  /** No Authorization header: the interview room's credential is its link. */
+  public?: boolean;
+  /** The rows it changes are put back (resetRoom) after the parity check and after every measurement. */
+  resets?: boolean;
   write?: boolean;
+  /** None: no target yet (the report shows "–", and no p99 target applies). */
   targets: Target[];
   check?: (result: unknown) => string | undefined;
 }
@@ -32,6 +43,9 @@ export const P99_TARGET = { against: 'nest-bare', maxRatio: 1.5 } as const;
 export const GROWTH_TARGET = 1.5;
 
 const q = encodeURIComponent;
+
+/** room/reply's answer: 17 words, over the built-in agent's 8-word probe threshold, so no answer is probed. */
+export const ROOM_ANSWER = 'I tried it on Monday with my team, and it mostly went well, apart from the export.';
 export const isArrayOf = (n: number) => (r: unknown) => (Array.isArray(r) && r.length === n ? undefined : `expected ${n} items, got ${Array.isArray(r) ? r.length : typeof r}`);
 
 export const OPS: Op[] = [
@@ -104,6 +118,23 @@ export const OPS: Op[] = [
     targets: [{ against: 'floor', maxTime: 1.5 }],
     check: isArrayOf(1000),
   },
+  {
+    key: 'room/reply',
+    label: 'room/reply (built-in agent)',
+    method: 'POST',
+    path: (d) => `/i/${d.roomLinks[0]}/reply`,
+    paths: (d) => d.roomLinks.map((linkID) => `/i/${linkID}/reply`),
+    body: () => JSON.stringify({ content: ROOM_ANSWER }),
+    public: true,
+    resets: true,
+    targets: [],
+    check: (r) => {
+      const { status, turns } = r as { status?: unknown; turns?: { role?: unknown }[] };
+      return status === 'started' && turns?.length === 2 && turns[0].role === 'interviewee' && turns[1].role === 'interviewer'
+        ? undefined
+        : 'expected {status: "started", turns: [the answer, the next question]}';
+    },
+  },
 ];
 
 export interface ScaleCase {
@@ -123,19 +154,21 @@ export const SCALING: ScaleCase[] = [
   })),
 ];
 
-export function headersFor(token: string, op: { method: string }): Record<string, string> {
-  return { authorization: `Bearer ${token}`, ...(op.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
+export function headersFor(token: string, op: { method: string; public?: boolean }): Record<string, string> {
+  return { ...(op.public ? {} : { authorization: `Bearer ${token}` }), ...(op.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
 }
 
 /**
  * Every server must answer every operation with a 2xx and what the operation expects, with the same
- * status as the first server (the service) and, for reads, a byte-identical body. The rows the
- * writes add are left for the caller to delete.
+ * status as the first server (the service) and, for reads, a byte-identical body: room/reply too,
+ * each server answering on its own invite, all as RoomService.start left them. The rows the writes add
+ * and the answers room/reply appends are left for the caller to delete.
  */
 export async function checkParity(servers: Server[], d: Dataset, token: string): Promise<void> {
   const [reference, ...others] = servers;
   for (const op of OPS) {
-    const replies = await Promise.all(servers.map((s) => http(s.port, op.method, op.path(d), headersFor(token, op), op.body?.(d))));
+    const paths = op.paths?.(d);
+    const replies = await Promise.all(servers.map((s, i) => http(s.port, op.method, paths?.[i] ?? op.path(d), headersFor(token, op), op.body?.(d))));
     for (const [i, reply] of replies.entries()) {
       if (reply.status < 200 || reply.status >= 300) throw new Error(`${op.key} on ${servers[i].phrase}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
       const problem = op.check?.((JSON.parse(reply.body) as { result: unknown }).result);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, release, totalmem } from 'node:os';
 import { Options, ROOT, warmupSeconds } from './cli';
 import type { Measurement, OpRuns, ScaleRuns } from './measure';
-import { GROWTH_TARGET, P99_TARGET } from './operations';
+import { GROWTH_TARGET, P99_TARGET, type Target } from './operations';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -75,13 +75,20 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
   const summaries = ops.map(({ op, runs }) => ({ op, s: Object.fromEntries(servers.map((x) => [x.name, summarize(runs[x.name])])) as Record<string, Summary> }));
 
   lines.push(`## Throughput (${o.connections} connections, ${o.duration} s per measurement after a ${warmupSeconds(o)} s warm-up, ${rounds})`, '');
-  lines.push(row(['operation', ...heads('req/s'), ...ratios()]), align(1, servers.length + refs.length));
+  lines.push(row(['operation', ...heads('req/s'), ...ratios(), 'target']), `${align(1, servers.length + refs.length)}---|`);
+  const target = (t: Target) => (t.minRatio !== undefined ? `≥ ${t.minRatio} × ${byName(t.against).label}` : `time ≤ ${t.maxTime} × ${byName(t.against).label}`);
   for (const { op, s } of summaries) {
     const failures = servers.filter((x) => s[x.name].failures > 0).map((x) => `${x.label} ${s[x.name].failures}`);
     const label = failures.length ? `${op.label} (failed requests: ${failures.join(', ')})` : op.label;
-    lines.push(row([label, ...servers.map((x) => fmt(s[x.name].rps)), ...refs.map((r) => fmt(s[subject.name].rps / s[r.name].rps, 2))]));
+    const targets = op.targets.length ? op.targets.map(target).join(', ') : '–';
+    lines.push(row([label, ...servers.map((x) => fmt(s[x.name].rps)), ...refs.map((r) => fmt(s[subject.name].rps / s[r.name].rps, 2)), targets]));
   }
-  lines.push('', `${subject.label} ÷ X = ${subject.phrase}'s req/s ÷ X's at the same concurrency: 1.00 = as fast as X, 0.5 = twice the time per request.`, '');
+  lines.push(
+    '',
+    `${subject.label} ÷ X = ${subject.phrase}'s req/s ÷ X's at the same concurrency: 1.00 = as fast as X, 0.5 = twice the time per request. ` +
+      `target: what the service must reach (checked under Targets); "–": none yet, and no p99 target either.`,
+    '',
+  );
 
   lines.push(`## Latency (ms per request under the load above, ${rounds})`, '');
   lines.push(row(['operation', ...heads('p50'), ...heads('p99'), ...ratios('p99 ')]), align(1, 2 * servers.length + refs.length));
@@ -115,6 +122,7 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
         add(ref, `${op.label}: ${verdict(time <= t.maxTime)}: ${subject.label} time per request ${fmt(time, 2)} × ${ref.phrase}'s (target ≤ ${t.maxTime}; p50 ${fmt(subj.p50 / other.p50, 2)}×)`);
       }
     }
+    if (op.targets.length === 0) continue;
     const p99 = subj.p99 / s[p99Ref.name].p99;
     p99Lines.push(`${op.label}: ${verdict(p99 <= P99_TARGET.maxRatio)}: ${subject.label} p99 ${ms(subj.p99)} ms, ${fmt(p99, 2)} × ${p99Ref.phrase}'s ${ms(s[p99Ref.name].p99)} ms (target ≤ ${P99_TARGET.maxRatio})`);
   }

@@ -17,8 +17,8 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { createPool, type RowDataPacket } from 'mysql2/promise';
 import { LOAD_MAIN, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
-import { Dataset, cleanWrites, databaseName, prepareDataset } from './dataset';
-import { estimateSeconds, measureAll } from './measure';
+import { Dataset, ROOM_QUESTIONS, ROOM_START_TURNS, cleanWrites, databaseName, prepareDataset, resetRoom } from './dataset';
+import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit } from './processes';
 import { describeCommit, describeMachine, fmt, report } from './report';
@@ -36,11 +36,16 @@ function serverSpecs(): ServerSpec[] {
         ...env,
         LOG_LEVEL: 'info',
         MIGRATIONS_RUN: 'false',
-        // The per-token rate limit stays on (its cost is part of the service) but out of reach.
+        // The rate limits (per token; the room's per address and per link) stay on, their cost is part
+        // of the service, but out of reach.
         RATE_LIMIT_MAX: '1000000',
+        ROOM_RATE_LIMIT_MAX: '1000000',
+        ROOM_LINK_RATE_LIMIT_MAX: '1000000',
         RATE_LIMIT_WINDOW_SECONDS: '1',
       },
-      description: 'node dist/src/main.js, NODE_ENV=production, LOG_LEVEL=info (stdout to bench/results/service.log), RATE_LIMIT_MAX=1000000 per 1 s',
+      description:
+        'node dist/src/main.js, NODE_ENV=production, LOG_LEVEL=info (stdout to bench/results/service.log), ' +
+        'rate limits on but out of reach: RATE_LIMIT_MAX, ROOM_RATE_LIMIT_MAX and ROOM_LINK_RATE_LIMIT_MAX 1000000 per 1 s',
     },
     {
       name: 'nest-bare',
@@ -59,6 +64,22 @@ function serverSpecs(): ServerSpec[] {
       description: 'node dist/bench/baseline/server.js: node:http and a mysql2 pool, the same queries, token check and envelope',
     },
   ];
+}
+
+/** What room/reply's numbers correspond to: how it loads its invites, and how long their transcripts grew. */
+function roomLine(ops: OpRuns[], d: Dataset, connections: number): string {
+  const states = ops.flatMap((r) => Object.values(r.runs).flat()).flatMap((m) => (m.room ? [m.room] : []));
+  if (states.length === 0) return 'not measured';
+  const means = states.map((s) => s.meanTurns);
+  const completed = states.reduce((n, s) => n + s.completed, 0);
+  return (
+    (connections <= d.roomLinks.length
+      ? `each connection answers its own ${fmt(Math.ceil(d.roomLinks.length / connections))} links or fewer in turn, at most one request per link in flight`
+      : `${connections} connections share ${d.roomLinks.length} links`) +
+    ` (${fmt(d.roomLinks.length)} started invites), no token; ` +
+    `transcripts reset to ${ROOM_START_TURNS} turns before each measurement and ${fmt(Math.min(...means), 0)}–${fmt(Math.max(...means), 0)} turns on average at its end ` +
+    `(longest ${Math.max(...states.map((s) => s.maxTurns))})${completed ? `; ${completed} invites completed during the measurements, their later answers refused` : ''}`
+  );
 }
 
 async function main(): Promise<void> {
@@ -101,6 +122,7 @@ async function main(): Promise<void> {
   let results: Awaited<ReturnType<typeof measureAll>>;
   try {
     await cleanWrites(pool, dataset);
+    await resetRoom(pool, dataset);
     const [[version]] = await pool.query<RowDataPacket[]>('SELECT VERSION() AS v');
     const [[totals]] = await pool.query<RowDataPacket[]>(
       'SELECT (SELECT COUNT(*) FROM products) AS products, (SELECT COUNT(*) FROM invites) AS invites, (SELECT COUNT(*) FROM profiles) AS profiles, (SELECT COUNT(*) FROM interviews) AS interviews',
@@ -113,6 +135,7 @@ async function main(): Promise<void> {
     }
     await checkParity(servers, dataset, token);
     await cleanWrites(pool, dataset);
+    await resetRoom(pool, dataset);
     log(`All ${servers.length} servers answer every operation alike.`);
 
     // 3. Measurements.
@@ -126,7 +149,9 @@ async function main(): Promise<void> {
         database: `${version.v} (${databaseName(url)})`,
         dataset:
           `${fmt(Number(totals.products))} products (organizations of 100, 1,000 and 10,000), ${fmt(Number(totals.interviews))} interviews, ` +
-          `${fmt(Number(totals.invites))} invites (one interview with 1,000 completed 20-turn transcripts), ${fmt(Number(totals.profiles))} profiles; seeded ${dataset.createdAt}`,
+          `${fmt(Number(totals.invites))} invites (one interview with 1,000 completed 20-turn transcripts, one of ${ROOM_QUESTIONS} questions with ` +
+          `${fmt(dataset.roomLinks.length)} started), ${fmt(Number(totals.profiles))} profiles; seeded ${dataset.createdAt}`,
+        'room/reply': roomLine(results.ops, dataset, o.connections),
         options: `--duration ${o.duration} --connections ${o.connections} --rounds ${o.rounds}${o.skipSeed ? ' --skip-seed' : ''}`,
       },
       Object.fromEntries(servers.map((s) => [s.label, s.description])),
@@ -141,6 +166,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(servers.map((s) => stopChild(s.child)));
     await cleanWrites(pool, dataset).catch(() => undefined);
+    await resetRoom(pool, dataset).catch(() => undefined);
     // The run's token is of no use afterwards.
     await pool.query('UPDATE api_tokens SET revoked_at = ? WHERE id = ?', [new Date(), tokenID]).catch(() => undefined);
     await pool.end();

@@ -10,12 +10,13 @@
  * is set up as the service sets it up (no X-Powered-By, the simple query parser, no ETag).
  *
  * Not covered by the envelope: body-parser's own errors (invalid JSON, too large) and unknown routes
- * get Nest's default answers. The benchmark sends neither.
+ * get Nest's default answers. The benchmark sends neither. Room bodies are parsed with the API's body
+ * limit (BODY_LIMIT_BYTES), not the room's 16 KB: one JSON parser serves the whole app.
  *
  * Configuration: the service's own environment (loadConfig), PORT to listen on.
  */
 import 'reflect-metadata';
-import { Body, Controller, Get, HttpCode, HttpException, Module, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpException, Module, Param, Post, Query, Req } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
@@ -34,13 +35,19 @@ import {
   productsGetOne,
   requireJson,
 } from './work';
+import { roomReply } from './room';
 
 type QueryObject = Record<string, unknown>;
 
 /** The token check, then the work, answered as {result}; any failure as the service's {error, message}. */
 async function answer<T>(req: Request, work: (p: Principal) => Promise<T>): Promise<{ result: T }> {
+  return answerPublic(req, async () => work(await authenticate(req.headers.authorization)));
+}
+
+/** The work without a token (the interview room), answered as {result} or the service's {error, message}. */
+async function answerPublic<T>(req: Request, work: () => Promise<T>): Promise<{ result: T }> {
   try {
-    return { result: await work(await authenticate(req.headers.authorization)) };
+    return { result: await work() };
   } catch (error) {
     const { status, body, headers } = errorReply(error, 'nest-bare');
     for (const [name, value] of Object.entries(headers)) req.res?.setHeader(name, value);
@@ -88,6 +95,18 @@ class InvitesController {
   }
 }
 
+@Controller('i/:linkID')
+class RoomController {
+  @Post('reply')
+  @HttpCode(200)
+  reply(@Req() req: Request, @Param('linkID') linkID: string, @Body() body: unknown) {
+    return answerPublic(req, async () => {
+      requireJson(req.headers['content-type']);
+      return roomReply(linkID, body);
+    });
+  }
+}
+
 @Controller('health')
 class HealthController {
   @Get()
@@ -101,7 +120,7 @@ class HealthController {
   }
 }
 
-@Module({ controllers: [HealthController, ProductsController, InvitesController] })
+@Module({ controllers: [HealthController, ProductsController, InvitesController, RoomController] })
 class BareModule {}
 
 async function main(): Promise<void> {

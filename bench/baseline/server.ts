@@ -8,11 +8,14 @@
  * request-id headers, page lists (limit/cursor). The request body is read and parsed by hand.
  *
  * Routes: GET /health, GET /v1/products/getOne, GET /v1/products/getList, POST /v1/products/addOne,
- * GET /v1/invites/getOne, GET /v1/invites/getList, GET /v1/invites/createInvites.
+ * GET /v1/invites/getOne, GET /v1/invites/getList, GET /v1/invites/createInvites, and without a token
+ * POST /i/{linkID}/reply (room.ts).
  * Configuration: the service's own environment (loadConfig), PORT to listen on.
  */
 import type { Principal } from '../../src/auth/principal';
 import { IncomingMessage, ServerResponse, createServer } from 'node:http';
+import { ROOM_LIMITS } from '../../src/room/room.limits';
+import { roomReply } from './room';
 import {
   HttpError,
   authenticate,
@@ -40,14 +43,17 @@ const routes: Record<string, [status: number, handler: Handler]> = {
   'GET /v1/invites/createInvites': [200, (_req, q, p) => invitesCreateInvites(p, q)],
 };
 
-/** The body as one JSON value: 415 without application/json, 413 over BODY_LIMIT_BYTES, 400 when not JSON. */
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+/** The interview room's answers: the link is the credential. */
+const ROOM_REPLY = /^\/i\/([^/]+)\/reply$/;
+
+/** The body as one JSON value: 415 without application/json, 413 over `limit` (BODY_LIMIT_BYTES; 16 KB in the room), 400 when not JSON. */
+async function readJsonBody(req: IncomingMessage, limit = config.bodyLimitBytes): Promise<unknown> {
   requireJson(req.headers['content-type']);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > config.bodyLimitBytes) throw new HttpError(413, 'request body is too large');
+    if (size > limit) throw new HttpError(413, 'request body is too large');
     chunks.push(chunk);
   }
   try {
@@ -78,6 +84,16 @@ const server = createServer((req, res) => {
       (result) => send(res, 200, { result }),
       (error: unknown) => fail(res, error),
     );
+    return;
+  }
+  const room = req.method === 'POST' ? ROOM_REPLY.exec(path) : null;
+  if (room) {
+    readJsonBody(req, ROOM_LIMITS.bodyBytes)
+      .then((body) => roomReply(decodeURIComponent(room[1]), body))
+      .then(
+        (result) => send(res, 200, { result }),
+        (error: unknown) => fail(res, error),
+      );
     return;
   }
   const route = routes[`${req.method} ${path}`];

@@ -30,6 +30,7 @@ import { COMMON_LIMITS, LIST_MAX_ROWS } from '../../src/common/limits';
 import { loadConfig } from '../../src/config/app-config';
 import { sqlDate } from '../../src/database/column-types';
 import { INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../../src/interviews/interviews.sql';
+import { INVITE_LIMITS } from '../../src/invites/invite.limits';
 import { INVITE_INSERT_CHUNK, INVITE_KEYS, INVITE_LIST, INVITE_WITH_OWNER_BY_ID, InviteRow, inviteFromRow, inviteInsertSql } from '../../src/invites/invites.sql';
 import { PRODUCT_LIMITS } from '../../src/products/product.limits';
 import { PRODUCT_BY_ID, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from '../../src/products/products.sql';
@@ -152,7 +153,7 @@ export function requireJson(contentType: string | undefined): void {
   if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) throw new HttpError(415, 'Content-Type must be application/json');
 }
 
-function jsonObject(body: unknown): Record<string, unknown> {
+export function jsonObject(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'request body must be a JSON object');
   return body as Record<string, unknown>;
 }
@@ -288,13 +289,20 @@ export async function invitesGetList(p: Principal, query: QueryEntries) {
  * INVITE_INSERT_CHUNK rows: InvitesService.createInvites and insertInvites.
  */
 export async function invitesCreateInvites(p: Principal, query: QueryEntries): Promise<string[]> {
-  const q = readQuery(query, { interviewID: ID, count: 9, productID: ID, orgID: OWNER });
+  const q = readQuery(query, { interviewID: ID, count: 9, productID: ID, orgID: OWNER, expiresInDays: 9 });
   const interviewID = required(q, 'interviewID');
   const countText = required(q, 'count');
   if (!/^\d{1,9}$/.test(countText)) throw new HttpError(400, 'count must be a whole number');
   const count = Number(countText);
   const max = config.maxInvitesPerRequest;
   if (count < 1 || count > max) throw new HttpError(400, `count must be from 1 to ${max}`);
+  let days = config.room.inviteTtlDays;
+  if (q.expiresInDays !== undefined) {
+    const maxDays = INVITE_LIMITS.expiresInDaysMax;
+    if (!/^\d{1,9}$/.test(q.expiresInDays)) throw new HttpError(400, 'expiresInDays must be a whole number');
+    days = Number(q.expiresInDays);
+    if (days < 1 || days > maxDays) throw new HttpError(400, `expiresInDays must be from 1 to ${maxDays}`);
+  }
   const { interview, owner } = await visibleInterview(p, interviewID);
   if (q.productID !== undefined && q.productID !== interview.productID) {
     await visibleProduct(p, q.productID);
@@ -305,14 +313,16 @@ export async function invitesCreateInvites(p: Principal, query: QueryEntries): P
   }
   const orgID = q.orgID ?? owner.orgID;
   const linkIDs = newLinkIds(count);
-  const at = sqlDate(new Date());
+  const now = new Date();
+  const at = sqlDate(now);
+  const expires = sqlDate(new Date(now.getTime() + days * 86_400_000));
   const conn = await pool.getConnection();
   try {
     await conn.beginTransaction();
     for (let start = 0; start < count; start += INVITE_INSERT_CHUNK) {
       const chunk = linkIDs.slice(start, start + INVITE_INSERT_CHUNK);
       const params: (string | null)[] = [];
-      for (const linkID of chunk) params.push(linkID, interview.interviewID, interview.productID, orgID, at, at);
+      for (const linkID of chunk) params.push(linkID, interview.interviewID, interview.productID, orgID, at, at, expires);
       await conn.query(inviteInsertSql(chunk.length), params);
     }
     await conn.commit();

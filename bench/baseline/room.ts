@@ -1,0 +1,130 @@
+/**
+ * room/reply for both baselines (server.ts, nest-bare.ts): what RoomService.reply and
+ * InviteLifecycleService.append do for an answer that does not end the interview, without Nest,
+ * TypeORM or class-validator, on work.ts's pool:
+ *
+ *   1. one request per link at a time in this process (KeyedQueue, as the service's queue);
+ *   2. ROOM_INVITE_BY_ID: the invite with its interview and product; 409 unless started, and a link
+ *      past expires_on is expired first;
+ *   3. the built-in agent's next turn (DefaultInterviewer from src/, which loads no Nest either);
+ *   4. the transcript's limits (turns, bytes);
+ *   5. one transaction: INVITE_STATE_FOR_UPDATE + ' FOR UPDATE', expiry, status and transcript length
+ *      checked again, then the service's UPDATE of updated_at and conversation; composed again (at most
+ *      3 times) when another process changed the transcript in between.
+ *
+ * Not done: the answer that ends the interview (the service completes the invite and records the
+ * interviewee's profile in the same transaction) answers 501, and an interview whose agent is not the
+ * built-in one answers 501; the benchmark reaches neither. Validation is hand-written, as in work.ts.
+ */
+import { KeyedQueue } from '../../src/common/keyed-queue';
+import { rawDate, sqlDate } from '../../src/database/column-types';
+import { DefaultInterviewer } from '../../src/interviewers/default-interviewer';
+import type { InterviewBrief, Turn } from '../../src/interviewers/interviewer-agent';
+import { BUILT_IN_INTERVIEWER } from '../../src/interviewers/interviewer.limits';
+import type { InviteStatus } from '../../src/invites/invite-status';
+import { INVITE_LIMITS } from '../../src/invites/invite.limits';
+import { INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from '../../src/invites/invites.sql';
+import { LINK_ID_PATTERN, ROOM_LIMITS } from '../../src/room/room.limits';
+import { HttpError, jsonObject, pool } from './work';
+import type { RowDataPacket } from 'mysql2/promise';
+
+const ATTEMPTS = 3;
+const agent = new DefaultInterviewer();
+const queue = new KeyedQueue();
+
+const notFound = () => new HttpError(404, 'there is no interview at this link; check that you copied all of it');
+const expired = () => new HttpError(409, 'this interview link has expired; ask the team that sent it for a new one');
+const wrongStatus = (status: InviteStatus) => new HttpError(409, `this interview is ${status}; that needs it started`);
+
+/** Thrown inside the transaction when another answer got in first: compose again. */
+class Changed extends Error {}
+
+const isDue = (status: InviteStatus, expiresAt: Date | string, now: Date) => (status === 'pending' || status === 'started') && rawDate(expiresAt).getTime() <= now.getTime();
+
+async function expire(linkID: string, now: Date): Promise<void> {
+  await pool.query("UPDATE invites SET updated_at = ?, status = 'expired' WHERE link_id = ? AND status IN ('pending', 'started')", [sqlDate(now), linkID]);
+}
+
+/** The body {content}: what ReplyDto checks. */
+function answerOf(rawBody: unknown): Turn {
+  const body = jsonObject(rawBody);
+  for (const key of Object.keys(body)) if (key !== 'content') throw new HttpError(400, `unknown field "${key}" is not allowed`);
+  const content = body.content;
+  if (content === undefined || content === null) throw new HttpError(400, 'content is required');
+  if (typeof content !== 'string') throw new HttpError(400, 'content must be a string');
+  const max = ROOM_LIMITS.answer;
+  if (content.length < 1 || content.length > max) throw new HttpError(400, `content must be 1 to ${max} characters long`);
+  if (content.includes('\0') || !content.isWellFormed()) throw new HttpError(400, 'content must not contain NUL characters or unpaired surrogates');
+  if (!/\S/.test(content)) throw new HttpError(400, 'content must contain a non-whitespace character');
+  return { role: 'interviewee', content };
+}
+
+async function compose(linkID: string, answer: Turn): Promise<{ status: 'started'; turns: Turn[] }> {
+  const now = new Date();
+  const [rows] = await pool.query<RowDataPacket[]>(ROOM_INVITE_BY_ID, [linkID]);
+  const row = rows[0] as RoomInviteRow | undefined;
+  if (!row) throw notFound();
+  if (isDue(row.status, row.expiresAt, now)) {
+    await expire(linkID, now);
+    throw expired();
+  }
+  if (row.status !== 'started') throw wrongStatus(row.status);
+  if (row.interviewer !== BUILT_IN_INTERVIEWER) throw new HttpError(501, 'the baseline runs the built-in agent only');
+  const before = JSON.parse(row.conversation) as Turn[];
+  const userInfo = row.userInfo === null ? null : (JSON.parse(row.userInfo) as { name?: string | null });
+  const brief: InterviewBrief = {
+    productName: row.productName,
+    productDesc: row.productDesc,
+    interviewName: row.interviewName,
+    guidelines: row.guidelines,
+    intervieweeName: userInfo?.name ?? null,
+  };
+  const next = await agent.next(brief, [...before, answer]);
+  if (next.done) throw new HttpError(501, 'completing an interview is not part of the baseline');
+  const question: Turn = { role: 'interviewer', content: next.message };
+  const conversation = JSON.stringify([...before, answer, question]);
+  if (before.length + 2 > INVITE_LIMITS.turns || Buffer.byteLength(conversation, 'utf8') > INVITE_LIMITS.transcriptBytes) {
+    throw new HttpError(409, "this interview's transcript is full");
+  }
+
+  const conn = await pool.getConnection();
+  let expiredNow = false;
+  try {
+    await conn.beginTransaction();
+    const [states] = await conn.query<RowDataPacket[]>(INVITE_STATE_FOR_UPDATE + ' FOR UPDATE', [linkID]);
+    const state = states[0] as { status: InviteStatus; conversation: string; expiresAt: Date | string } | undefined;
+    if (!state) throw notFound();
+    if (isDue(state.status, state.expiresAt, now)) {
+      await conn.query("UPDATE invites SET updated_at = ?, status = 'expired' WHERE link_id = ?", [sqlDate(now), linkID]);
+      expiredNow = true;
+    } else {
+      if (state.status !== 'started') throw wrongStatus(state.status);
+      if ((JSON.parse(state.conversation) as unknown[]).length !== before.length) throw new Changed();
+      await conn.query('UPDATE invites SET updated_at = ?, conversation = ? WHERE link_id = ?', [sqlDate(now), conversation, linkID]);
+    }
+    await conn.commit();
+  } catch (error) {
+    await conn.rollback().catch(() => undefined);
+    throw error;
+  } finally {
+    conn.release();
+  }
+  if (expiredNow) throw expired();
+  return { status: 'started', turns: [answer, question] };
+}
+
+/** POST /i/{linkID}/reply: the answer and the agent's next turn, as the service answers them. */
+export async function roomReply(linkID: string, rawBody: unknown): Promise<{ status: 'started'; turns: Turn[] }> {
+  if (!LINK_ID_PATTERN.test(linkID)) throw notFound();
+  const answer = answerOf(rawBody);
+  return queue.run(linkID, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await compose(linkID, answer);
+      } catch (error) {
+        if (!(error instanceof Changed)) throw error;
+        if (attempt >= ATTEMPTS) throw new HttpError(409, 'another answer to this interview is being handled; try again');
+      }
+    }
+  });
+}
