@@ -85,23 +85,6 @@ function quietProgress(label: string): SeedProgress {
   };
 }
 
-/**
- * RoomService.reply, again (same answer) when its transaction deadlocked: two completions of one owner's
- * interviews at once can deadlock on the profiles' unique key (the service answers 503, try again);
- * here four interviews run at once.
- */
-async function replyRetrying(room: RoomService, linkID: string, content: string): ReturnType<RoomService['reply']> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await room.reply(linkID, { content });
-    } catch (error) {
-      const e = error as { code?: unknown; driverError?: { code?: unknown } };
-      if (attempt >= 5 || (e.driverError?.code ?? e.code) !== 'ER_LOCK_DEADLOCK') throw error;
-      await sleep(20 * attempt);
-    }
-  }
-}
-
 type SeedContext = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
 
 async function seed(app: SeedContext, url: string): Promise<Dataset> {
@@ -145,7 +128,7 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
       const linkID = links[next++];
       const person = demo.person(r);
       await room.start(linkID, { name: `${person.first} ${person.last}`, email: person.email, occupation: person.occupation, consent: true });
-      for (let i = 0; (await replyRetrying(room, linkID, i % 2 === 0 ? 'Not really.' : demo.answer(r))).status !== 'completed'; i++);
+      for (let i = 0; (await room.reply(linkID, { content: i % 2 === 0 ? 'Not really.' : demo.answer(r) })).status !== 'completed'; i++);
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));

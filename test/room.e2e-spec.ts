@@ -171,6 +171,18 @@ describe('The interview room (/i/{linkID})', () => {
       expect(c.metadata.interview_count).toBe(1);
     });
 
+    it('counts every one of several interviews of one person that complete at once, in one profile', async () => {
+      const orgID = uniq('org');
+      const interviews = await Promise.all(Array.from({ length: 4 }, () => setup(1, orgID)));
+      for (const { links } of interviews) await start(links[0], { name: 'Ada Lovelace', email: 'ada.parallel@example.com', consent: true }).expect(200);
+      const ended = await Promise.all(interviews.map(({ links }) => end(links[0])));
+      expect(ended.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const found = await Promise.all(interviews.map(({ productID }) => profiles(productID)));
+      expect(new Set(found.map(([p]) => p.profileID)).size).toBe(1);
+      expect(found[0][0].metadata.interview_count).toBe(4);
+      expect(found[0][0].history).toHaveLength(4);
+    });
+
     it('lets the interviewee end early: completed, the transcript as it was, the interview counted', async () => {
       const { productID, links } = await setup();
       await start(links[0]);

@@ -40,3 +40,12 @@ export function isDuplicateKey(error: unknown): boolean {
   const code = codeOf(error);
   return !!code && DUPLICATE_CODES.has(code);
 }
+
+/**
+ * A transaction that lost a race and can simply run again: a deadlock (InnoDB rolled it back), or a
+ * unique key another transaction has just taken (the next run finds that row and updates it).
+ */
+export function isLostRace(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'ER_LOCK_DEADLOCK' || isDuplicateKey(error);
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { isLostRace } from '../common/database-errors';
 import { validateInput } from '../common/validation';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, rawDate, sqlDate } from '../database/column-types';
 import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
@@ -53,6 +54,9 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     productUserID: r.productUserID,
   };
 }
+
+/** How often a change that lost a race to another transaction is run again. */
+const RACE_ATTEMPTS = 4;
 
 /** Turns as they are stored (role and content only), checked like an HTTP body would be. */
 function checkedTurns(turns: ConversationTurn[]): ConversationTurn[] {
@@ -171,6 +175,23 @@ export class InviteLifecycleService {
    * caller saw, then write what `patch` returns (inside the transaction, so it may write more rows).
    */
   private async change(
+    invite: RoomInvite,
+    from: InviteStatus,
+    now: Date,
+    patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>,
+  ): Promise<void> {
+    // Two completions for one interviewee at once can deadlock on the profile's unique key, or find it
+    // taken: the loser's transaction was rolled back, so it runs again (and finds the profile).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.changeOnce(invite, from, now, patch);
+      } catch (error) {
+        if (attempt >= RACE_ATTEMPTS || !isLostRace(error)) throw error;
+      }
+    }
+  }
+
+  private async changeOnce(
     invite: RoomInvite,
     from: InviteStatus,
     now: Date,
