@@ -2,7 +2,7 @@ import { HttpException, HttpStatus, Injectable, NestMiddleware } from '@nestjs/c
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
-import { RateLimitBucket, RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
+import { RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
 
 /** The interview room's paths: /i/{linkID} and below. */
 const ROOM_PATH = /^\/i\/([^/]+)/;
