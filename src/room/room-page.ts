@@ -29,20 +29,41 @@ export function escapeHtml(text: string): string {
 
 const ROLE_LABELS: Record<string, string> = { interviewer: 'Interviewer', interviewee: 'You', system: 'Note' };
 
-/** One transcript turn; room.js builds the same markup for turns that arrive later. */
+/** How RoomService.start records the consent: "Consent given <ISO time>: <the text shown>". */
+const CONSENT_TURN = /^Consent given (\d{4}-\d\d-\d\dT[\d:.]+Z): ([\s\S]*)$/;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A time as UTC in plain words ("22 November 2026, 17:56 UTC"); room.js shows it in the reader's own time zone. */
+function timeElement(date: Date): string {
+  const text = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${date.toISOString().slice(11, 16)} UTC`;
+  return `<time datetime="${date.toISOString()}">${text}</time>`;
+}
+
+/**
+ * One transcript turn; room.js builds the same markup for turns that arrive later. The consent record
+ * reads as a line the interviewee can open to see what they agreed to, rather than as a raw timestamp.
+ */
 export function renderTurn(turn: ConversationTurn): string {
+  const consent = turn.role === 'system' ? CONSENT_TURN.exec(turn.content) : null;
+  if (consent && !Number.isNaN(Date.parse(consent[1]))) {
+    return `<li class="turn turn--consent"><details><summary>You agreed to take part</summary><p class="turn__text">On ${timeElement(new Date(consent[1]))}: ${escapeHtml(consent[2])}</p></details></li>`;
+  }
   const role = ROLE_LABELS[turn.role] ? turn.role : 'system';
   return `<li class="turn turn--${role}"><span class="turn__who">${ROLE_LABELS[role]}</span><p class="turn__text">${escapeHtml(turn.content)}</p></li>`;
 }
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, icon: string | null = null): string {
+  // Without an icon link the browser asks for /favicon.ico, which is not there: a 404 in every console.
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+<meta name="theme-color" content="#f4f6f8">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${icon ? escapeHtml(icon) : 'data:,'}">
 <link rel="stylesheet" href="/assets/room.css">
 <script src="/assets/room.js" defer></script>
 </head>
@@ -97,11 +118,12 @@ function started(session: SessionDto): string {
   <ol id="turns" class="turns" aria-live="polite" aria-relevant="additions">
     ${session.conversation.map(renderTurn).join('\n    ')}
   </ol>
-  <p id="typing" class="typing" hidden><span class="typing__dots" aria-hidden="true"></span>The interviewer is typing…</p>
+  <p id="typing" class="typing" role="status" hidden><span class="typing__dots" aria-hidden="true"><span></span><span></span><span></span></span>The interviewer is typing…</p>
 </section>
 <form id="reply-form" class="composer" novalidate>
-  <label for="answer">Your answer</label>
-  <textarea id="answer" name="content" rows="3" required maxlength="${ROOM_LIMITS.answer}" autofocus></textarea>
+  <label for="answer" class="composer__label">Your answer</label>
+  <p id="answer-hint" class="composer__hint">Enter sends; Shift+Enter starts a new line.</p>
+  <textarea id="answer" name="content" rows="2" required maxlength="${ROOM_LIMITS.answer}" aria-describedby="answer-hint" autofocus></textarea>
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="composer__actions">
     <button type="submit" class="button">Send</button>
@@ -110,25 +132,26 @@ function started(session: SessionDto): string {
 </form>`;
 }
 
-const COMPLETED = `<section class="card card--done" role="status">
+function completed(session: SessionDto): string {
+  return `<section class="card card--done" role="status">
   <h2>Thank you!</h2>
-  <p>Your interview is complete and your answers have reached the team. You can close this page.</p>
+  <p>Your interview is complete and your answers have reached the team behind ${escapeHtml(session.productName)}. You can close this page.</p>
 </section>`;
+}
 
 function expired(session: SessionDto): string {
-  const when = new Date(session.expires_on).toUTCString().replace(/:\d\d GMT$/, ' UTC');
   return `<section class="card card--expired" role="status">
   <h2>This link has expired</h2>
-  <p>This interview link expired on ${escapeHtml(when)}. If you would still like to take part, ask the team that sent it for a new link.</p>
+  <p>This interview link expired on ${timeElement(new Date(session.expires_on))}. If you would still like to take part, ask the team that sent it for a new link.</p>
 </section>`;
 }
 
 /** The page of a link, in the state of its invite. */
 export function renderRoom(session: SessionDto): string {
   const content =
-    session.status === 'pending' ? pending(session) : session.status === 'started' ? started(session) : session.status === 'completed' ? COMPLETED : expired(session);
+    session.status === 'pending' ? pending(session) : session.status === 'started' ? started(session) : session.status === 'completed' ? completed(session) : expired(session);
   // The finished states as templates, for room.js to show without a reload.
-  const templates = `<template id="completed-template">${COMPLETED}</template>
+  const templates = `<template id="completed-template">${completed(session)}</template>
 <template id="expired-template">${expired(session)}</template>`;
   return layout(
     `${session.interviewName} · ${session.productName}`,
@@ -137,19 +160,34 @@ ${header(session)}
 ${content}
 </main>
 ${templates}`,
+    session.productImage,
   );
 }
 
+/** What a person is told when the page itself fails, by status: plain words, never the API's message. */
+const PAGE_ERRORS: Record<number, [string, string]> = {
+  404: [
+    'This link does not lead to an interview',
+    'There is no interview at this address. Check that you opened the whole link from the message you received; if it still does not work, ask the team that sent it.',
+  ],
+  429: ['Too many requests', 'This link has been opened too often in a short time. Please wait a minute and try again.'],
+  503: ['The interview is briefly unavailable', 'We could not reach the interview just now. Please try again in a minute.'],
+};
+
 /** The page for a link that leads nowhere (or an error while reading it): no detail, never the link. */
 export function renderRoomError(status: number, message: string): string {
-  const title = status === 404 ? 'This link does not lead to an interview' : status === 429 ? 'Too many requests' : 'Something went wrong';
+  const [title, text] = PAGE_ERRORS[status] ?? (status >= 500 ? ['Something went wrong', 'Something went wrong on our side. Please try again in a moment.'] : ['Something went wrong', message]);
   return layout(
     title,
-    `<main class="room">
+    `<main class="room room--error">
 <section class="card card--expired" role="status">
-  <h2>${escapeHtml(title)}</h2>
-  <p>${escapeHtml(message)}</p>
+  <h1 class="card__title">${escapeHtml(title)}</h1>
+  <p>${escapeHtml(capitalize(text))}</p>
 </section>
 </main>`,
   );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
+import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
 
 /** Debian's chromium package (browser downloads from npm do not work here); CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -45,11 +45,22 @@ function browserPids(userDataDir: string): number[] {
   return pids;
 }
 
+/** What a suite may choose about the browser's screen: a phone's, for instance (see PHONE). */
+export type ScreenOptions = Pick<BrowserContextOptions, 'viewport' | 'deviceScaleFactor' | 'isMobile' | 'hasTouch' | 'userAgent'>;
+
+/** A 360 px wide Android phone: the narrowest screen the interview room is made for. */
+export const PHONE: ScreenOptions = {
+  viewport: { width: 360, height: 740 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+
 /**
  * Debian's chromium through playwright-core, with a fresh profile. Playwright refuses --user-data-dir
  * in args for launch(), so the profile goes through launchPersistentContext.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(screen: ScreenOptions = {}): Promise<Browser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'irs-chromium-'));
   let context: BrowserContext | undefined;
   const close = async () => {
@@ -72,6 +83,7 @@ export async function launchBrowser(): Promise<Browser> {
       headless: true,
       args: ARGS,
       viewport: { width: 1280, height: 900 },
+      ...screen,
       timeout: 30_000,
     });
     context.setDefaultTimeout(10_000);
