@@ -382,7 +382,7 @@ describe('The interview room (/i/{linkID})', () => {
       }
       await start(links[0]).expect(200);
       const started = (await t.http.get(`/i/${links[0]}`)).text;
-      for (const label of ['<label for="answer">Your answer</label>', '>Send</button>', '>End interview</button>', 'aria-live="polite"']) {
+      for (const label of ['<label for="answer" class="composer__label">Your answer</label>', '>Send</button>', '>End interview</button>', 'aria-live="polite"']) {
         expect({ label, present: started.includes(label) }).toEqual({ label, present: true });
       }
       expect(started).toContain('How did you first hear about the product?');
