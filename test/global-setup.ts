@@ -15,8 +15,11 @@ export default async function globalSetup(): Promise<void> {
   process.env.IRS_E2E_TMPDIR = dir;
   if (!process.env.DATABASE_URL) process.env.DATABASE_URL = `sqlite:${join(dir, 'e2e.sqlite')}`;
   process.env.LOG_LEVEL ??= 'silent';
-  // Generous limits by default; the rate-limit spec boots its own app with a small one.
+  // Generous limits by default (every request of the run comes from one address); the rate-limit
+  // tests boot apps of their own with small ones.
   process.env.RATE_LIMIT_MAX ??= '1000000';
+  process.env.ROOM_RATE_LIMIT_MAX ??= '1000000';
+  process.env.ROOM_LINK_RATE_LIMIT_MAX ??= '1000000';
   const dataSource = new DataSource(buildDataSourceOptions({ ...loadConfig(process.env), migrationsRun: true }));
   await dataSource.initialize();
   await dataSource.destroy();
