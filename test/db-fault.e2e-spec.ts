@@ -1,10 +1,9 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
+import { join } from 'node:path';
 import { TestApp, adminToken, startApp } from './helpers/app';
+import { freePort, sleep } from './helpers/built-server';
+import { ThrowawayMariadb, hasMariadb } from './helpers/mariadb';
 
 /**
  * Database fault under load: this file runs its own throwaway MariaDB (own data directory, own
@@ -17,27 +16,6 @@ import { TestApp, adminToken, startApp } from './helpers/app';
 
 jest.setTimeout(120_000);
 
-/** An executable on PATH or in the sbin directories, where Debian installs mariadbd. */
-function findExecutable(names: string[]): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'].filter(Boolean);
-  for (const name of names) {
-    for (const dir of dirs) {
-      const file = join(dir, name);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
-const MARIADBD = findExecutable(['mariadbd']);
-const INSTALL_DB = MARIADBD ? findExecutable(['mariadb-install-db', 'mysql_install_db']) : undefined;
-const hasMariadb = !!MARIADBD && !!INSTALL_DB;
-
 /** Every request must complete within this while the database is gone (no hang). */
 const OUTAGE_REQUEST_BOUND_MS = 5000;
 /** Every route must answer 2xx within this of the database accepting connections again. */
@@ -49,121 +27,6 @@ const MAX_WRITES = 300;
 const KILL_AFTER_WRITES = 100;
 const BURST = 50;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** A MariaDB server in a temp directory, started from mariadbd as a child process. */
-class ThrowawayMariadb {
-  private child: ChildProcess | undefined;
-  private exited: Promise<void> = Promise.resolve();
-  readonly datadir: string;
-
-  constructor(
-    readonly dir: string,
-    readonly port: number,
-  ) {
-    this.datadir = join(dir, 'data');
-  }
-
-  install(): void {
-    const res = spawnSync(
-      INSTALL_DB!,
-      ['--no-defaults', `--datadir=${this.datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root', '--innodb-log-file-size=16M'],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
-    if (res.status !== 0) throw new Error(`${INSTALL_DB} failed (${res.status ?? res.signal}): ${res.stderr}\n${res.stdout}`);
-  }
-
-  start(): void {
-    if (this.child && this.child.exitCode === null && this.child.signalCode === null) throw new Error('mariadbd is already running');
-    const child = spawn(
-      MARIADBD!,
-      [
-        '--no-defaults',
-        `--datadir=${this.datadir}`,
-        `--port=${this.port}`,
-        `--socket=${join(this.dir, 'sock')}`,
-        `--pid-file=${join(this.dir, 'mariadbd.pid')}`,
-        `--log-error=${join(this.dir, 'error.log')}`,
-        '--bind-address=127.0.0.1',
-        '--user=root',
-        '--skip-log-bin',
-        '--skip-name-resolve',
-        '--innodb-buffer-pool-size=32M',
-        '--innodb-log-file-size=16M',
-      ],
-      { stdio: 'ignore' },
-    );
-    this.child = child;
-    // Never leave a database running behind a crashed test process.
-    const reap = () => child.kill('SIGKILL');
-    process.once('exit', reap);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        process.removeListener('exit', reap);
-        resolve();
-      }),
-    );
-  }
-
-  get running(): boolean {
-    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** SIGKILL, as a crash or an OOM kill would; resolves when the process is gone. */
-  async kill(): Promise<void> {
-    if (this.running) this.child!.kill('SIGKILL');
-    await this.exited;
-  }
-
-  errorLogTail(): string {
-    const file = join(this.dir, 'error.log');
-    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(no error log)';
-  }
-
-  /** Polls with mysql2 until the server answers SELECT 1; returns when it does. */
-  async waitReady(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`mariadbd exited during startup:\n${this.errorLogTail()}`);
-      try {
-        const conn = await createConnection({ host: '127.0.0.1', port: this.port, user: 'root', connectTimeout: 500 });
-        try {
-          await conn.query('SELECT 1');
-          return;
-        } finally {
-          await conn.end().catch(() => undefined);
-        }
-      } catch (e) {
-        last = e;
-        await sleep(25);
-      }
-    }
-    throw new Error(`mariadbd did not accept connections within ${timeoutMs} ms (${String(last)}):\n${this.errorLogTail()}`);
-  }
-
-  async sql(statement: string): Promise<void> {
-    const conn = await createConnection({ host: '127.0.0.1', port: this.port, user: 'root', connectTimeout: 2000 });
-    try {
-      await conn.query(statement);
-    } finally {
-      await conn.end().catch(() => undefined);
-    }
-  }
-}
-
 interface Reply {
   status: number;
   body: any;
@@ -171,6 +34,92 @@ interface Reply {
   startedAt: number;
   endedAt: number;
   ms: number;
+}
+
+type Caller = (method: 'GET' | 'POST', path: string, opts?: { query?: Record<string, string | number>; body?: unknown; token?: string | null }) => Promise<Reply>;
+
+/** One request to the service at `base`, with `admin` unless another token (or null, none) is given. */
+async function callService(
+  base: string,
+  admin: string,
+  method: 'GET' | 'POST',
+  path: string,
+  opts: { query?: Record<string, string | number>; body?: unknown; token?: string | null } = {},
+): Promise<Reply> {
+  const url = new URL(path, base);
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = {};
+  const token = opts.token === undefined ? admin : opts.token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const startedAt = Date.now();
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    signal: AbortSignal.timeout(CLIENT_ABORT_MS),
+  });
+  const text = await res.text();
+  const endedAt = Date.now();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  return { status: res.status, body, retryAfter: res.headers.get('retry-after'), startedAt, endedAt, ms: endedAt - startedAt };
+}
+
+/** The 503 envelope the contract promises while the database is gone or frozen. */
+function expect503(r: Reply, what: string): void {
+  expect({ what, status: r.status, body: r.body }).toEqual({ what, status: 503, body: { error: 503, message: expect.any(String) } });
+}
+
+/** Calls every route once, in dependency order; returns what was not 2xx. */
+async function everyRouteOnce(call: Caller, productID: string, orgID: string): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  const check = (name: string, r: Reply) => {
+    if (r.status < 200 || r.status > 299) failures.push([name, r.status, r.body]);
+    return r.status >= 200 && r.status <= 299;
+  };
+  check('products/getOne', await call('GET', '/v1/products/getOne', { query: { productID } }));
+  check('products/getList', await call('GET', '/v1/products/getList', { query: { orgID } }));
+  check('profiles/getList', await call('GET', '/v1/profiles/getList', { query: { productID } }));
+  const interview = await call('POST', '/v1/interviews/addOne', { body: { productID, interviewName: 'after recovery' } });
+  if (!check('interviews/addOne', interview)) return failures;
+  const interviewID = interview.body.result.interviewID as string;
+  check('interviews/getOne', await call('GET', '/v1/interviews/getOne', { query: { interviewID } }));
+  const invites = await call('GET', '/v1/invites/createInvites', { query: { interviewID, count: 1 } });
+  if (!check('invites/createInvites', invites)) return failures;
+  const linkID = String(invites.body.result[0]).split('/').pop()!;
+  check('invites/getOne', await call('GET', '/v1/invites/getOne', { query: { linkID } }));
+  check('invites/getList', await call('GET', '/v1/invites/getList', { query: { interviewID } }));
+  return failures;
+}
+
+/**
+ * Polls /health and the full route set until all are 2xx, bounded well past the 5 s budget so that a
+ * slow recovery is measured, not just reported as a timeout.
+ */
+async function recovery(call: Caller, everyRoute: () => Promise<unknown[]>, from: number): Promise<{ healthAt: number; allOkAt: number; lastFailure: unknown }> {
+  const pollDeadline = from + RECOVERY_BOUND_MS * 3;
+  let healthAt = 0;
+  let allOkAt = 0;
+  let lastFailure: unknown;
+  while (Date.now() < pollDeadline && (!healthAt || !allOkAt)) {
+    if (!healthAt) {
+      const h = await call('GET', '/health', { token: null });
+      if (h.status === 200) healthAt = h.endedAt;
+      else lastFailure = ['health', h.status, h.body];
+    }
+    if (!allOkAt) {
+      const failures = await everyRoute();
+      if (failures.length === 0) allOkAt = Date.now();
+      else lastFailure = failures;
+    }
+    if (!healthAt || !allOkAt) await sleep(100);
+  }
+  return { healthAt, allOkAt, lastFailure };
 }
 
 const describeIfMariadb = hasMariadb ? describe : describe.skip;
@@ -186,35 +135,9 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
   let productID: string;
   const orgID = `org_fault_${process.pid}`;
 
-  async function call(method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string | number>; body?: unknown; token?: string | null } = {}): Promise<Reply> {
-    const url = new URL(path, base);
-    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = {};
-    const token = opts.token === undefined ? admin : opts.token;
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const startedAt = Date.now();
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: AbortSignal.timeout(CLIENT_ABORT_MS),
-    });
-    const text = await res.text();
-    const endedAt = Date.now();
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // keep the text
-    }
-    return { status: res.status, body, retryAfter: res.headers.get('retry-after'), startedAt, endedAt, ms: endedAt - startedAt };
-  }
+  const call: Caller = (method, path, opts = {}) => callService(base, admin, method, path, opts);
+  const everyRoute = () => everyRouteOnce(call, productID, orgID);
 
-  /** The 503 envelope the contract promises while the database is gone. */
-  function expect503(r: Reply, what: string): void {
-    expect({ what, status: r.status, body: r.body }).toEqual({ what, status: 503, body: { error: 503, message: expect.any(String) } });
-  }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'irs-dbfault-'));
@@ -338,25 +261,7 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
     await db.waitReady(30_000);
     const dbReadyAt = Date.now();
 
-    // Poll /health and the full route set until all are 2xx, bounded well past the 5 s budget so a
-    // slow recovery is measured, not just reported as a timeout.
-    const pollDeadline = dbReadyAt + RECOVERY_BOUND_MS * 3;
-    let healthAt = 0;
-    let allOkAt = 0;
-    let lastFailure: unknown;
-    while (Date.now() < pollDeadline && (!healthAt || !allOkAt)) {
-      if (!healthAt) {
-        const h = await call('GET', '/health', { token: null });
-        if (h.status === 200) healthAt = h.endedAt;
-        else lastFailure = ['health', h.status, h.body];
-      }
-      if (!allOkAt) {
-        const failures = await everyRoute();
-        if (failures.length === 0) allOkAt = Date.now();
-        else lastFailure = failures;
-      }
-      if (!healthAt || !allOkAt) await sleep(100);
-    }
+    const { healthAt, allOkAt, lastFailure } = await recovery(call, everyRoute, dbReadyAt);
     process.stdout.write(
       `db fault: mariadbd accepted connections ${dbReadyAt - restartedAt} ms after the restart; ` +
         `/health 200 after ${healthAt ? `${healthAt - dbReadyAt} ms` : 'never'}; every route 2xx after ${allOkAt ? `${allOkAt - dbReadyAt} ms` : 'never'}\n`,
@@ -365,28 +270,6 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
     expect(healthAt - dbReadyAt).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
     expect(allOkAt - dbReadyAt).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
   });
-
-  /** Calls every route once, in dependency order; returns what was not 2xx. */
-  async function everyRoute(): Promise<unknown[]> {
-    const failures: unknown[] = [];
-    const check = (name: string, r: Reply) => {
-      if (r.status < 200 || r.status > 299) failures.push([name, r.status, r.body]);
-      return r.status >= 200 && r.status <= 299;
-    };
-    check('products/getOne', await call('GET', '/v1/products/getOne', { query: { productID } }));
-    check('products/getList', await call('GET', '/v1/products/getList', { query: { orgID } }));
-    check('profiles/getList', await call('GET', '/v1/profiles/getList', { query: { productID } }));
-    const interview = await call('POST', '/v1/interviews/addOne', { body: { productID, interviewName: 'after recovery' } });
-    if (!check('interviews/addOne', interview)) return failures;
-    const interviewID = interview.body.result.interviewID as string;
-    check('interviews/getOne', await call('GET', '/v1/interviews/getOne', { query: { interviewID } }));
-    const invites = await call('GET', '/v1/invites/createInvites', { query: { interviewID, count: 1 } });
-    if (!check('invites/createInvites', invites)) return failures;
-    const linkID = String(invites.body.result[0]).split('/').pop()!;
-    check('invites/getOne', await call('GET', '/v1/invites/getOne', { query: { linkID } }));
-    check('invites/getList', await call('GET', '/v1/invites/getList', { query: { interviewID } }));
-    return failures;
-  }
 
   it('keeps every write that was acknowledged with 201', async () => {
     const acknowledged = writes.filter((w) => w.status === 201);
@@ -402,5 +285,114 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
     }
     expect(missing).toEqual([]);
     process.stdout.write(`writes verified after fault: ${acknowledged.length} (acknowledged before the kill: ${beforeKill.length})\n`);
+  });
+});
+
+describeIfMariadb(`Database freeze: a throwaway MariaDB stopped (SIGSTOP) under load${hasMariadb ? '' : ' (skipped: mariadbd or mariadb-install-db not installed)'}`, () => {
+  /** DB_STATEMENT_TIMEOUT_MS for this app: every request must be answered within it and a margin. */
+  const TIMEOUT_MS = 1500;
+  const MARGIN_MS = 1000;
+  const FREEZE_MS = 5000;
+  let dir: string;
+  let db: ThrowawayMariadb;
+  let t: TestApp | undefined;
+  let base: string;
+  let admin: string;
+  let productID: string;
+  const orgID = `org_freeze_${process.pid}`;
+  const call: Caller = (method, path, opts = {}) => callService(base, admin, method, path, opts);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'irs-dbfreeze-'));
+    db = new ThrowawayMariadb(dir, await freePort());
+    db.install();
+    db.start();
+    await db.waitReady(30_000);
+    await db.sql('CREATE DATABASE irs_freeze CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+    t = await startApp({
+      DATABASE_URL: `mariadb://root@127.0.0.1:${db.port}/irs_freeze`,
+      DB_STATEMENT_TIMEOUT_MS: String(TIMEOUT_MS),
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      LOG_LEVEL: 'silent',
+    });
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+    admin = await adminToken(t);
+    const created = await call('POST', '/v1/products/addOne', { body: { name: 'freeze fixture', orgID } });
+    expect(created.status).toBe(201);
+    productID = created.body.result.productID;
+  }, 90_000);
+
+  afterAll(async () => {
+    db?.thaw();
+    try {
+      await t?.close();
+    } finally {
+      await db?.kill();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('answers every request within the statement timeout while the database is frozen, recovers after, and keeps every acknowledged write', async () => {
+    const replies: (Reply & { kind: string; i: number })[] = [];
+    let freezeAt = 0;
+    let thawAt = 0;
+    let stopLoad = false;
+    let n = 0;
+    const worker = async (kind: 'write' | 'read') => {
+      while (!stopLoad) {
+        const i = n++;
+        const r =
+          kind === 'write'
+            ? await call('POST', '/v1/products/addOne', { body: { name: `freeze write ${i}`, orgID } })
+            : await call('GET', '/v1/products/getOne', { query: { productID } });
+        replies.push({ ...r, kind, i });
+      }
+    };
+    const load = Promise.all([...Array.from({ length: 4 }, () => worker('write')), ...Array.from({ length: 4 }, () => worker('read'))]);
+
+    await sleep(1000);
+    db.freeze();
+    freezeAt = Date.now();
+    await sleep(FREEZE_MS / 2);
+    const health = await call('GET', '/health', { token: null });
+    await sleep(FREEZE_MS / 2);
+    db.thaw();
+    thawAt = Date.now();
+    const { healthAt, allOkAt, lastFailure } = await recovery(call, () => everyRouteOnce(call, productID, orgID), thawAt);
+    stopLoad = true;
+    await load;
+
+    // While frozen: /health 503, every request answered (201, 200 or 503) within the timeout and a margin.
+    expect503(health, 'health during the freeze');
+    expect(health.ms).toBeLessThanOrEqual(TIMEOUT_MS + MARGIN_MS);
+    const overlapping = replies.filter((r) => r.endedAt >= freezeAt && r.startedAt <= thawAt);
+    expect(overlapping.filter((r) => r.status !== 200 && r.status !== 201 && r.status !== 503).map((r) => [r.kind, r.status, r.body])).toEqual([]);
+    const unavailable = overlapping.filter((r) => r.status === 503);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const r of unavailable) expect503(r, `${r.kind} ${r.i}`);
+    expect(unavailable.every((r) => r.retryAfter === '5')).toBe(true);
+    const waits = overlapping.map((r) => r.ms).sort((x, y) => x - y);
+    const max = waits[waits.length - 1];
+    const p99 = waits[Math.min(waits.length - 1, Math.ceil(waits.length * 0.99) - 1)];
+    expect(max).toBeLessThanOrEqual(TIMEOUT_MS + MARGIN_MS);
+
+    // After the thaw: every route 2xx within 5 s.
+    expect({ healthAt: !!healthAt, allOkAt: !!allOkAt, lastFailure: healthAt && allOkAt ? undefined : lastFailure }).toEqual({ healthAt: true, allOkAt: true, lastFailure: undefined });
+    expect(allOkAt - thawAt).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+
+    // Every write answered 201 is there.
+    const acknowledged = replies.filter((r) => r.kind === 'write' && r.status === 201);
+    const missing: unknown[] = [];
+    for (const w of acknowledged) {
+      const read = await call('GET', '/v1/products/getOne', { query: { productID: w.body.result.productID } });
+      if (read.status !== 200 || read.body.result.name !== `freeze write ${w.i}`) missing.push([w.i, read.status]);
+    }
+    expect(missing).toEqual([]);
+    process.stdout.write(
+      `db freeze (statement timeout ${TIMEOUT_MS} ms, frozen ${thawAt - freezeAt} ms): ${overlapping.length} requests overlapped the freeze, ` +
+        `${unavailable.length} answered 503; wait max ${max} ms, p99 ${p99} ms; /health 503 in ${health.ms} ms; ` +
+        `after the thaw /health 200 in ${healthAt - thawAt} ms and every route 2xx in ${allOkAt - thawAt} ms; ${acknowledged.length} acknowledged writes all there\n`,
+    );
   });
 });
