@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { AuthGuard } from './auth.guard';
 import type { Principal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
+import { hashToken } from './token-cache';
 import { TokensService } from './tokens.service';
 
 const TOKEN = 'irs_' + 'A'.repeat(43);
@@ -82,14 +83,15 @@ describe(AuthGuard.name, () => {
 
     await expect(sut.canActivate(contextFor(req))).resolves.toBe(true);
     expect(tokens.verify).toHaveBeenCalledTimes(1);
-    expect(tokens.verify).toHaveBeenCalledWith(TOKEN);
+    // With its hash, computed once per request (the rate limit used it first).
+    expect(tokens.verify).toHaveBeenCalledWith(TOKEN, hashToken(TOKEN));
   });
 
   it('accepts the scheme case-insensitively and ignores surrounding whitespace', async () => {
     const req: Partial<Request> = { headers: { authorization: `  bearer ${TOKEN}  ` } };
 
     await expect(sut.canActivate(contextFor(req))).resolves.toBe(true);
-    expect(tokens.verify).toHaveBeenCalledWith(TOKEN);
+    expect(tokens.verify).toHaveBeenCalledWith(TOKEN, hashToken(TOKEN));
   });
 
   it('propagates a failure of the token store rather than letting the request through', async () => {

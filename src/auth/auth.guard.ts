@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { presentedToken } from './bearer';
 import { IS_PUBLIC } from './public.decorator';
 import { TokensService } from './tokens.service';
 
@@ -17,11 +18,10 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     const req = context.switchToHttp().getRequest<Request>();
-    const header = req.headers.authorization;
-    if (!header) throw new UnauthorizedException('missing Authorization header: send "Authorization: Bearer <token>"');
-    const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-    if (!match) throw new UnauthorizedException('malformed Authorization header: expected "Bearer <token>"');
-    const principal = await this.tokens.verify(match[1]);
+    const presented = presentedToken(req);
+    if (presented.kind === 'missing') throw new UnauthorizedException('missing Authorization header: send "Authorization: Bearer <token>"');
+    if (presented.kind === 'malformed') throw new UnauthorizedException('malformed Authorization header: expected "Bearer <token>"');
+    const principal = await this.tokens.verify(presented.token, presented.hash);
     if (!principal) throw new UnauthorizedException('invalid or revoked token');
     req.principal = principal;
     return true;

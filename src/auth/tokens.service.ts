@@ -94,10 +94,12 @@ export class TokensService {
     return this.tokens.count();
   }
 
-  /** The principal for a presented token, or null when it is malformed, unknown or revoked. */
-  async verify(token: string): Promise<Principal | null> {
+  /**
+   * The principal for a presented token, or null when it is malformed, unknown or revoked. `hash` is
+   * the token's hashToken(), when the caller has it already.
+   */
+  async verify(token: string, hash = hashToken(token)): Promise<Principal | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const hash = hashToken(token);
     const now = Date.now();
     const cached = this.cache.get(hash, now);
     if (cached !== undefined) return cached;
