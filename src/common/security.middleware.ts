@@ -6,39 +6,48 @@ import { AppConfig } from '../config/app-config';
 import { roomLinkOf } from '../room/room-paths';
 
 /**
- * Security headers on every response (helmet; also drops X-Powered-By), CORS only when configured, and
- * for the interview room (/i/...), whose answers carry personal data: no copies in caches, no indexing.
+ * The headers a helmet configuration sets. They do not depend on the request (no CSP nonces here),
+ * so they are read once, by running helmet on a stand-in response, instead of by a dozen middleware
+ * functions on every request.
+ */
+function headersOf(middleware: RequestHandler): [string, string][] {
+  const headers: [string, string][] = [];
+  const stand = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => undefined };
+  let ran = false;
+  middleware({} as Request, stand as unknown as Response, () => (ran = true));
+  if (!ran) throw new Error('helmet did not finish synchronously');
+  return headers;
+}
+
+/**
+ * Security headers on every response (helmet's; X-Powered-By is off in app.factory.ts), CORS only when
+ * configured, and for the interview room (/i/...), whose answers carry personal data: no copies in
+ * caches, no indexing.
  */
 @Injectable()
 export class SecurityMiddleware implements NestMiddleware {
-  private readonly handlers: RequestHandler[];
+  private readonly headers: [string, string][];
+  private readonly cors?: RequestHandler;
 
   constructor(config: AppConfig) {
     // upgrade-insecure-requests would send Swagger UI's assets to https on a plain-http deployment.
-    this.handlers = [helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }) as RequestHandler];
+    this.headers = headersOf(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }) as RequestHandler);
     if (config.corsOrigins.length > 0) {
-      this.handlers.push(
-        cors({
-          origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
-          allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-          exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
-        }) as RequestHandler,
-      );
+      this.cors = cors({
+        origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+        exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+      }) as RequestHandler;
     }
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
+    for (const [name, value] of this.headers) res.setHeader(name, value);
     if (roomLinkOf(req.originalUrl) !== undefined) {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Robots-Tag', 'noindex, nofollow');
     }
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err) return next(err);
-      const handler = this.handlers[i++];
-      if (!handler) return next();
-      handler(req, res, step);
-    };
-    step();
+    if (this.cors) this.cors(req, res, next);
+    else next();
   }
 }
