@@ -78,3 +78,23 @@ describe(createLogger.name, () => {
     expect(logger).not.toBeInstanceOf(PrettyLogger);
   });
 });
+
+describe(ServiceLogger.name, () => {
+  const record = { msg: 'request', requestId: 'r-1', method: 'GET', path: '/v1/products/getOne', status: 200, durationMs: 3.1 };
+  const withoutTime = (line: string) => line.replace(/"timestamp":\d+/, '"timestamp":0');
+
+  it('writes a flat record exactly as ConsoleLogger writes it', () => {
+    const ours = captureStdout(() => new ServiceLogger({ json: true }).log(record, 'HTTP'));
+    const nests = captureStdout(() => new ConsoleLogger({ json: true }).log(record, 'HTTP'));
+    expect(withoutTime(ours)).toBe(withoutTime(nests));
+    expect(JSON.parse(ours)).toEqual({ level: 'log', pid: process.pid, timestamp: expect.any(Number), message: record, context: 'HTTP' });
+  });
+
+  it('leaves nested or long records to ConsoleLogger, with the same result', () => {
+    for (const message of [{ msg: 'x', nested: { a: 1 } }, { msg: 'y'.repeat(5000) }, 'plain text']) {
+      const ours = captureStdout(() => new ServiceLogger({ json: true }).warn(message, 'Ctx'));
+      const nests = captureStdout(() => new ConsoleLogger({ json: true }).warn(message, 'Ctx'));
+      expect(withoutTime(ours)).toBe(withoutTime(nests));
+    }
+  });
+});
