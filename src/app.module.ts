@@ -3,9 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { JsonBodyMiddleware } from './common/json-body.middleware';
-import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { HttpPipelineMiddleware } from './common/http-pipeline.middleware';
+import { JsonBodyMiddleware } from './common/json-body.middleware';
 import { RequestContextMiddleware } from './common/request-context.middleware';
 import { ResultInterceptor } from './common/result.interceptor';
 import { SecurityMiddleware } from './common/security.middleware';
@@ -44,6 +44,9 @@ import { ExpirySweeper } from './invites/expiry-sweeper';
     { provide: APP_PIPE, useFactory: createValidationPipe },
     // Only the HTTP service sweeps (not the seed or bench contexts).
     ExpirySweeper,
+    RequestContextMiddleware,
+    SecurityMiddleware,
+    JsonBodyMiddleware,
   ],
 })
 export class AppModule implements NestModule {
@@ -52,9 +55,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestContextMiddleware, SecurityMiddleware).forRoutes('*path');
-    // Not on /docs and the room's assets: static files, loaded several at a time, need no protection.
-    consumer.apply(RateLimitMiddleware).exclude('docs', 'docs/{*path}', 'docs-json', 'docs-yaml', 'assets/{*path}').forRoutes('*path');
-    consumer.apply(JsonBodyMiddleware).forRoutes('*path');
+    consumer.apply(HttpPipelineMiddleware).forRoutes('*path');
   }
 }

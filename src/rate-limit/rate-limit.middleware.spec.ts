@@ -86,4 +86,16 @@ describe(RateLimitMiddleware.name, () => {
       for (let i = 0; i < 3; i++) await pass(fakeReq('/v1/x', 'Bearer irs_c'));
     });
   });
+
+  describe('static files', () => {
+    it.each(['/docs', '/docs/swagger-ui.css', '/docs-json', '/docs-yaml', '/assets/room.js', '/assets/room.css?v=3'])('neither counts nor limits %s', async (path) => {
+      for (let i = 0; i < 5; i++) await expect(pass(fakeReq(path, 'Bearer irs_d'))).resolves.toEqual({});
+      await expect(pass(fakeReq('/v1/x', 'Bearer irs_d'))).resolves.toMatchObject({ 'RateLimit-Remaining': '2' });
+    });
+
+    it('limits paths that only begin like them', async () => {
+      await expect(pass(fakeReq('/docsx', 'Bearer irs_e'))).resolves.toMatchObject({ 'RateLimit-Remaining': '2' });
+      await expect(pass(fakeReq('/assetsx/room.js', 'Bearer irs_e'))).resolves.toMatchObject({ 'RateLimit-Remaining': '1' });
+    });
+  });
 });

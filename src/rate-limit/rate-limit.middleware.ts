@@ -1,9 +1,12 @@
 import { HttpException, HttpStatus, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { createHash } from 'node:crypto';
+import { presentedToken } from '../auth/bearer';
 import { AppConfig } from '../config/app-config';
 import { roomLinkOf } from '../room/room-paths';
 import { RateLimitVerdict, RateLimiterService } from './rate-limiter.service';
+
+/** Swagger UI and the room's assets: static files, loaded several at a time, need no protection. */
+const UNLIMITED = /^\/(docs(-json|-yaml)?|assets)(\/|\?|$)/;
 
 /**
  * Rate limits, before body parsing and authentication, so that every response (a 401 or 413 included)
@@ -20,6 +23,7 @@ export class RateLimitMiddleware implements NestMiddleware {
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (UNLIMITED.test(req.originalUrl)) return next();
     const verdict = await this.check(req);
     const resetSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
     res.setHeader('RateLimit-Limit', String(verdict.limit));
@@ -36,15 +40,14 @@ export class RateLimitMiddleware implements NestMiddleware {
   private async check(req: Request): Promise<RateLimitVerdict> {
     const address = `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
     const linkID = roomLinkOf(req.originalUrl);
-    if (linkID === undefined) return this.limiter.consume('api', this.tokenKey(req) ?? address);
+    if (linkID === undefined) {
+      const presented = presentedToken(req);
+      return this.limiter.consume('api', presented.kind === 'token' ? `t:${presented.hash}` : address);
+    }
     const verdicts = await Promise.all([this.limiter.consume('roomAddress', address), this.limiter.consume('roomLink', linkID)]);
     return tightest(verdicts);
   }
 
-  private tokenKey(req: Request): string | undefined {
-    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization?.trim() ?? '');
-    return match ? `t:${createHash('sha256').update(match[1]).digest('base64url')}` : undefined;
-  }
 }
 
 /** A refusal wins; otherwise the counter with the fewest requests left. */
