@@ -20,6 +20,7 @@ import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RoomModule } from './room/room.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The HTTP service and nothing else. Every global (guards, filter, interceptor, pipe, middleware) is
@@ -36,6 +37,7 @@ import { ExpirySweeper } from './invites/expiry-sweeper';
     InvitesModule,
     ProfilesModule,
     RoomModule,
+    WebhooksModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },

@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_HEADER } from './idempotency/idempotency.interceptor';
 import { CreateProductDto } from './products/dto/create-product.dto';
+import { CreateWebhookDto } from './webhooks/dto/webhook-input.dto';
 
 const DESCRIPTION = `
 JSON API for products under study, interviews about them, invite links with their transcripts, and interviewee profiles.
@@ -35,6 +36,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('interviewers', 'The interviewer agents an interview can use')
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
+    .addTag('webhooks', 'Signed events (Standard Webhooks) when invites start, complete or expire and when profiles appear or change')
     .addTag('interview room', 'For interviewees, no token: the JSON behind the page at each invite URL (/i/{linkID}), for teams that build their own front end')
     .addTag('health', 'Liveness and database reachability')
     .build();
@@ -42,8 +44,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   declareCommonHeaders(document);
   closeRequestBodies(document);
   // Either owner will do; OpenAPI can say so, so that generated clients and validators know it too.
-  const createProduct = document.components?.schemas?.[CreateProductDto.name] as SchemaObject | undefined;
-  if (createProduct) createProduct.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
+  for (const owned of [CreateProductDto, CreateWebhookDto]) {
+    const schema = document.components?.schemas?.[owned.name] as SchemaObject | undefined;
+    if (schema) schema.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
+  }
   // Health and the interview room (the linkID is the credential) need no token.
   for (const [path, item] of Object.entries(document.paths)) {
     if (path !== '/health' && !path.startsWith('/i/')) continue;
