@@ -20,6 +20,7 @@ import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RoomModule } from './room/room.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
+import { WebhookRelay } from './webhooks/webhook-relay';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -44,8 +45,9 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
-    // Only the HTTP service sweeps (not the seed or bench contexts).
+    // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
+    WebhookRelay,
   ],
 })
 export class AppModule implements NestModule {
