@@ -10,6 +10,8 @@ import { buildDataSourceOptions } from '../src/database/data-source-options';
  * DATABASE_URL when set (MySQL/MariaDB), else a fresh embedded SQLite file in a temp directory.
  */
 export default async function globalSetup(): Promise<void> {
+  // Shared by this run's suites (the server build of test/helpers/built-server.ts); removed by the teardown.
+  process.env.IRS_E2E_RUN_DIR = mkdtempSync(join(tmpdir(), 'irs-e2e-run-'));
   if (!process.env.DATABASE_URL) {
     const dir = mkdtempSync(join(tmpdir(), 'irs-e2e-'));
     process.env.IRS_E2E_TMPDIR = dir;

@@ -1,20 +1,19 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, IncomingMessage, request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
+import { builtServer } from './helpers/built-server';
 
 /**
  * Graceful shutdown of the built server, as production runs it (node <build>/src/main.js):
  * SIGTERM stops accepting connections, lets the requests already in flight finish with their
  * normal answers, closes the database and exits with code 0.
  *
- * The server is compiled with tsc (tsconfig.build.json, the same compiler settings as `nest build`)
- * into a private temp directory rather than the shared dist/: dist/ may be stale, and `nest build`
- * deletes it before writing, which would break any other process running it. NODE_PATH points the
- * private build at the project's node_modules. It runs against its own embedded SQLite file, not
+ * The server is compiled with tsc into a private temp directory (see builtServer). NODE_PATH points
+ * the private build at the project's node_modules. It runs against its own embedded SQLite file, not
  * the suite's shared database.
  */
 
@@ -175,22 +174,9 @@ describe('Graceful shutdown of the built server on SIGTERM', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'irs-shutdown-'));
     dbFile = join(dir, 's.sqlite');
-    // SHUTDOWN_SPEC_BUILD: an existing build directory (holding src/main.js) to run instead of compiling one.
-    buildDir = process.env.SHUTDOWN_SPEC_BUILD ? resolve(process.env.SHUTDOWN_SPEC_BUILD) : join(dir, 'build');
+    // Compiled once per e2e run and shared with the other suites that run the built server (E2E_BUILD: use an existing build).
+    buildDir = builtServer();
     const mainJs = join(buildDir, 'src', 'main.js');
-    if (!process.env.SHUTDOWN_SPEC_BUILD) {
-      const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', buildDir], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 80_000,
-      });
-      if (!existsSync(mainJs)) throw new Error(`tsc did not produce ${mainJs} (${tsc.status ?? tsc.signal}):\n${tsc.stdout}\n${tsc.stderr}`);
-      if (tsc.status !== 0) process.stderr.write(`shutdown spec: tsc reported type errors but emitted the build:\n${tsc.stdout.slice(0, 2000)}\n`);
-      // What nest-cli.json's "assets" copies next to the compiled code.
-      cpSync(join(ROOT, 'src', 'room', 'assets'), join(buildDir, 'src', 'room', 'assets'), { recursive: true });
-    } else if (!existsSync(mainJs)) {
-      throw new Error(`SHUTDOWN_SPEC_BUILD=${buildDir} holds no src/main.js`);
-    }
 
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
