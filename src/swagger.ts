@@ -22,6 +22,11 @@ POST bodies must be JSON objects with \`Content-Type: application/json\` (415 ot
 **Lists** need at least one filter, combine filters with AND, and are ordered by creation time, oldest first, ties by identifier.
 
 **Times** are ISO-8601 UTC with milliseconds. Identifiers are server-generated UUIDv7 strings; linkIDs are 192-bit random secrets.
+
+**Webhooks.** An endpoint registered with \`/v1/webhooks/addOne\` receives a signed POST (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`,
+\`webhook-signature\`) of \`{type, timestamp, data}\` when an invite its owner can see starts, completes or expires and when such a profile is
+created or updated. At least once: dedupe on \`webhook-id\`, the same on every attempt. A 2xx within 10 s is delivered; otherwise retried after
+5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±10%), then failed; redirects are not followed; 410 disables the endpoint. https only, to public addresses.
 `.trim();
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
