@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import type { SqlCondition } from '../common/keyset';
+import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE_SQL } from '../database/column-types';
 import { InterviewNotFoundException } from '../interviews/interviews.errors';
 import { INTERVIEW_BY_ID, INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../interviews/interviews.sql';
@@ -20,9 +21,6 @@ import { Owned, canSee, endpointViewer, productScopeSql, viewersOfSql } from './
 
 type Owner = { ownerOrgID: string | null; ownerUserID: string | null };
 const ownerOf = (row: Owner): Owned => ({ orgID: row.ownerOrgID, userID: row.ownerUserID });
-
-/** IN lists are sent in chunks well under SQLite's 32,766-parameter limit. */
-const IN_CHUNK = 500;
 
 /**
  * Who may read and write what: every visibility decision of the API goes through here.

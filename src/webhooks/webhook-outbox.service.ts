@@ -4,6 +4,7 @@ import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner,
 import { AccessService } from '../access/access.service';
 import type { Owned } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
+import { IN_CHUNK } from '../common/limits';
 import { rawDate, sqlDate } from '../database/column-types';
 import type { InviteEventDataDto, ProfileEventDataDto } from './dto/webhook.dto';
 import { WebhookEventType } from './webhooks.limits';
@@ -17,8 +18,6 @@ import {
   eventsOf,
 } from './webhooks.sql';
 
-/** IN lists are sent in chunks well under SQLite's parameter limit. */
-const IN_CHUNK = 500;
 
 type OwnedProduct = Owned & { productID: string };
 

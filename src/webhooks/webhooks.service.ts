@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
 import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
+import { IN_CHUNK } from '../common/limits';
 import { AppConfig } from '../config/app-config';
 import { affectedRows, rawDate, sqlDate } from '../database/column-types';
 import { CreateWebhookDto, DeleteWebhookDto, ListDeliveriesQueryDto, ListWebhooksQueryDto, RedeliverDto } from './dto/webhook-input.dto';
@@ -30,7 +31,6 @@ import {
 } from './webhooks.sql';
 
 const OWNERS = ['orgID', 'userID'];
-const IN_CHUNK = 500;
 
 const inList = (n: number) => `(${new Array<string>(n).fill('?').join(', ')})`;
 
