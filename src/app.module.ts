@@ -20,6 +20,8 @@ import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RoomModule } from './room/room.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
+import { WebhookRelay } from './webhooks/webhook-relay';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The HTTP service and nothing else. Every global (guards, filter, interceptor, pipe, middleware) is
@@ -36,14 +38,16 @@ import { ExpirySweeper } from './invites/expiry-sweeper';
     InvitesModule,
     ProfilesModule,
     RoomModule,
+    WebhooksModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
-    // Only the HTTP service sweeps (not the seed or bench contexts).
+    // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
+    WebhookRelay,
     RequestContextMiddleware,
     SecurityMiddleware,
     JsonBodyMiddleware,

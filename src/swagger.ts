@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_HEADER } from './idempotency/idempotency.interceptor';
 import { CreateProductDto } from './products/dto/create-product.dto';
+import { CreateWebhookDto } from './webhooks/dto/webhook-input.dto';
 
 const DESCRIPTION = `
 JSON API for products under study, interviews about them, invite links with their transcripts, and interviewee profiles.
@@ -21,6 +22,11 @@ POST bodies must be JSON objects with \`Content-Type: application/json\` (415 ot
 **Lists** need at least one filter, combine filters with AND, and are ordered by creation time, oldest first, ties by identifier.
 
 **Times** are ISO-8601 UTC with milliseconds. Identifiers are server-generated UUIDv7 strings; linkIDs are 192-bit random secrets.
+
+**Webhooks.** An endpoint registered with \`/v1/webhooks/addOne\` receives a signed POST (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`,
+\`webhook-signature\`) of \`{type, timestamp, data}\` when an invite its owner can see starts, completes or expires and when such a profile is
+created or updated. At least once: dedupe on \`webhook-id\`, the same on every attempt. A 2xx within 10 s is delivered; otherwise retried after
+5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±10%), then failed; redirects are not followed; 410 disables the endpoint. https only, to public addresses.
 `.trim();
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -35,6 +41,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('interviewers', 'The interviewer agents an interview can use')
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
+    .addTag('webhooks', 'Signed events (Standard Webhooks) when invites start, complete or expire and when profiles appear or change')
     .addTag('interview room', 'For interviewees, no token: the JSON behind the page at each invite URL (/i/{linkID}), for teams that build their own front end')
     .addTag('health', 'Liveness and database reachability')
     .build();
@@ -42,8 +49,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   declareCommonHeaders(document);
   closeRequestBodies(document);
   // Either owner will do; OpenAPI can say so, so that generated clients and validators know it too.
-  const createProduct = document.components?.schemas?.[CreateProductDto.name] as SchemaObject | undefined;
-  if (createProduct) createProduct.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
+  for (const owned of [CreateProductDto, CreateWebhookDto]) {
+    const schema = document.components?.schemas?.[owned.name] as SchemaObject | undefined;
+    if (schema) schema.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
+  }
   // Health and the interview room (the linkID is the credential) need no token.
   for (const [path, item] of Object.entries(document.paths)) {
     if (path !== '/health' && !path.startsWith('/i/')) continue;

@@ -1,4 +1,5 @@
 import { InvitesService } from '../src/invites/invites.service';
+import { sqlDate } from '../src/database/column-types';
 import { ProfilesService } from '../src/profiles/profiles.service';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
@@ -16,6 +17,8 @@ interface Victim {
   interviewID: string;
   linkID: string;
   profileID: string;
+  webhookID: string;
+  deliveryID: string;
 }
 interface Mine {
   orgID: string;
@@ -52,6 +55,14 @@ const rows: Row[] = [
   { route: 'GET /v1/profiles/getOne', identifier: 'query profileID', request: (v) => ({ query: { profileID: v.profileID } }), expect: 404 },
   { route: 'GET /v1/profiles/getList', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
   { route: 'GET /v1/interviewers/getList', identifier: 'nothing (the agents are the service\'s, not an organization\'s)', request: () => ({}), expect: 'same for every token' },
+  { route: 'POST /v1/webhooks/addOne', identifier: 'body orgID', request: (v) => ({ body: { url: 'https://93.184.215.14/hook', orgID: v.orgID } }), expect: 403 },
+  { route: 'POST /v1/webhooks/addOne', identifier: 'body userID', request: (v) => ({ body: { url: 'https://93.184.215.14/hook', userID: v.userID } }), expect: 403 },
+  { route: 'GET /v1/webhooks/getOne', identifier: 'query webhookID', request: (v) => ({ query: { webhookID: v.webhookID } }), expect: 404 },
+  { route: 'GET /v1/webhooks/getList', identifier: 'query orgID', request: (v) => ({ query: { orgID: v.orgID } }), expect: 'empty list' },
+  { route: 'GET /v1/webhooks/getList', identifier: 'query userID', request: (v) => ({ query: { userID: v.userID } }), expect: 'empty list' },
+  { route: 'POST /v1/webhooks/deleteOne', identifier: 'body webhookID', request: (v) => ({ body: { webhookID: v.webhookID } }), expect: 404 },
+  { route: 'GET /v1/webhooks/getDeliveries', identifier: 'query webhookID', request: (v) => ({ query: { webhookID: v.webhookID } }), expect: 404 },
+  { route: 'POST /v1/webhooks/redeliver', identifier: 'body deliveryID', request: (v) => ({ body: { deliveryID: v.deliveryID } }), expect: 404 },
 ];
 
 /** Every /v1 route of the published interface. A route added to the app and not here fails this suite. */
@@ -70,11 +81,19 @@ const V1_ROUTES = [
   'GET /v1/profiles/getOne',
   'GET /v1/profiles/getList',
   'GET /v1/interviewers/getList',
+  'POST /v1/webhooks/addOne',
+  'GET /v1/webhooks/getOne',
+  'GET /v1/webhooks/getList',
+  'POST /v1/webhooks/deleteOne',
+  'GET /v1/webhooks/getDeliveries',
+  'POST /v1/webhooks/redeliver',
 ];
 
 /** The identifiers in a list's rows. */
 function idsIn(result: Record<string, unknown>[]): string[] {
-  return result.flatMap((row) => ['productID', 'interviewID', 'linkID', 'profileID'].map((k) => row[k]).filter((v): v is string => typeof v === 'string'));
+  return result.flatMap((row) =>
+    ['productID', 'interviewID', 'linkID', 'profileID', 'webhookID', 'deliveryID'].map((k) => row[k]).filter((v): v is string => typeof v === 'string'),
+  );
 }
 
 /** The routes the running app registered, as "METHOD /path". */
@@ -105,7 +124,16 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
     const interviewID = await makeInterview(t, admin, productID);
     const [linkID] = await t.app.get(InvitesService).insertInvites({ interviewID, productID, orgID }, 2);
     const profileID = await t.app.get(ProfilesService).create({ productIDs: [productID], firstName: 'Victim' });
-    victim = { orgID, userID, productID, interviewID, linkID, profileID };
+    const hook = await t.http.post('/v1/webhooks/addOne').set(bearer(admin)).send({ url: 'https://93.184.215.14/victim', orgID });
+    const webhookID: string = hook.body.result.webhookID;
+    // A delivery already made (an event sent earlier), so that no relay works on it while the table runs.
+    const deliveryID = `${webhookID.slice(0, 24)}${'0'.repeat(12)}`;
+    const at = sqlDate(new Date());
+    await t.db.query(
+      "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, retry_step, next_attempt_at, claim_token, created_at, updated_at) VALUES (?, ?, 'profile.created', ?, 'delivered', 0, NULL, NULL, ?, ?)",
+      [deliveryID, webhookID, JSON.stringify({ type: 'profile.created', timestamp: new Date().toISOString(), data: { profileID, productIDs: [productID] } }), at, at],
+    );
+    victim = { orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
 
     const myOrg = uniq('intruder');
     intruder = await scopedToken(t, { orgID: myOrg, userID: uniq('intruder_user') });
@@ -113,7 +141,10 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
     mine = { orgID: myOrg, productID: myProduct, interviewID: await makeInterview(t, intruder, myProduct) };
   });
 
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.db.query('DELETE FROM webhooks WHERE id = ?', [victim.webhookID]);
+    await t.close();
+  });
 
   it('has rows for every registered /v1 route', () => {
     expect(registeredRoutes(t).sort()).toEqual([...V1_ROUTES].sort());
@@ -152,6 +183,8 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
       t.http.get('/v1/interviews/getList').query({ productID: mine.productID }),
       t.http.get('/v1/invites/getList').query({ interviewID: mine.interviewID }),
       t.http.get('/v1/profiles/getList').query({ productID: mine.productID }),
+      t.http.get('/v1/webhooks/getList').query({ orgID: victim.orgID, userID: victim.userID }),
+      t.http.get('/v1/webhooks/getList').query({ orgID: mine.orgID }),
     ];
     const victimIds: string[] = Object.values(victim);
     for (const req of lists) {

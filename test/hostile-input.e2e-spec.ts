@@ -18,7 +18,17 @@ interface Case {
 }
 
 const LONG = 'x'.repeat(5000);
-const postRoutes = ['/v1/products/addOne', '/v1/products/updateOne', '/v1/interviews/addOne', '/v1/interviews/updateOne'];
+const postRoutes = [
+  '/v1/products/addOne',
+  '/v1/products/updateOne',
+  '/v1/interviews/addOne',
+  '/v1/interviews/updateOne',
+  '/v1/webhooks/addOne',
+  '/v1/webhooks/deleteOne',
+  '/v1/webhooks/redeliver',
+];
+/** Routes that create a record: SQL metacharacters in an owner are just data there. */
+const createRoutes = ['/v1/products/addOne', '/v1/webhooks/addOne'];
 const getRoutes: [string, string][] = [
   ['/v1/products/getOne', 'productID'],
   ['/v1/products/getList', 'orgID'],
@@ -29,6 +39,9 @@ const getRoutes: [string, string][] = [
   ['/v1/invites/getList', 'interviewID'],
   ['/v1/profiles/getOne', 'profileID'],
   ['/v1/profiles/getList', 'productID'],
+  ['/v1/webhooks/getOne', 'webhookID'],
+  ['/v1/webhooks/getList', 'orgID'],
+  ['/v1/webhooks/getDeliveries', 'webhookID'],
 ];
 
 function cases(ids: { productID: string; interviewID: string }): Case[] {
@@ -38,12 +51,19 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/products/updateOne': { productID: ids.productID },
     '/v1/interviews/addOne': { productID: ids.productID, interviewName: 'n' },
     '/v1/interviews/updateOne': { interviewID: ids.interviewID },
+    // A public address: the target check needs no DNS (no webhook is sent: nothing happens to org o).
+    '/v1/webhooks/addOne': { orgID: 'o', url: 'https://93.184.215.14/hook' },
+    '/v1/webhooks/deleteOne': { webhookID: 'no-such-webhook' },
+    '/v1/webhooks/redeliver': { deliveryID: 'no-such-delivery' },
   };
   const textField: Record<string, string> = {
     '/v1/products/addOne': 'name',
     '/v1/products/updateOne': 'name',
     '/v1/interviews/addOne': 'interviewName',
     '/v1/interviews/updateOne': 'interviewName',
+    '/v1/webhooks/addOne': 'url',
+    '/v1/webhooks/deleteOne': 'webhookID',
+    '/v1/webhooks/redeliver': 'deliveryID',
   };
   for (const path of postRoutes) {
     const base = validBody[path];
@@ -63,7 +83,7 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     post('constructor key', { ...base, constructor: { prototype: { polluted: true } } });
     post('nested __proto__', { ...base, extra: { __proto__: { x: 1 } } });
     post('unknown field', { ...base, isAdmin: true });
-    post('SQL metacharacters in an identifier', { ...base, [Object.keys(base)[0]]: "' OR 1=1; DROP TABLE products; --" }, path.endsWith('products/addOne') ? [201, 400, 403] : [404]);
+    post('SQL metacharacters in an identifier', { ...base, [Object.keys(base)[0]]: "' OR 1=1; DROP TABLE products; --" }, createRoutes.includes(path) ? [201, 400, 403] : [404]);
     post('huge number', { ...base, [field]: 1e308 });
     post('truncated JSON', '{"name": "x"');
     post('trailing comma', '{"name": "x",}');

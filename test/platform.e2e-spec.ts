@@ -23,6 +23,12 @@ describe('Authentication, envelope and platform routes', () => {
       ['get', '/v1/profiles/getOne?profileID=x'],
       ['get', '/v1/profiles/getList?productID=x'],
       ['get', '/v1/interviewers/getList'],
+      ['post', '/v1/webhooks/addOne'],
+      ['get', '/v1/webhooks/getOne?webhookID=x'],
+      ['get', '/v1/webhooks/getList?orgID=x'],
+      ['post', '/v1/webhooks/deleteOne'],
+      ['get', '/v1/webhooks/getDeliveries?webhookID=x'],
+      ['post', '/v1/webhooks/redeliver'],
     ];
 
     it.each(routes)('%s %s answers 401 with WWW-Authenticate without a token', async (method, path) => {
@@ -152,6 +158,12 @@ describe('Authentication, envelope and platform routes', () => {
           '/v1/profiles/getOne',
           '/v1/profiles/getList',
           '/v1/interviewers/getList',
+          '/v1/webhooks/addOne',
+          '/v1/webhooks/getOne',
+          '/v1/webhooks/getList',
+          '/v1/webhooks/deleteOne',
+          '/v1/webhooks/getDeliveries',
+          '/v1/webhooks/redeliver',
         ].sort(),
       );
       expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -26,12 +26,16 @@ describe(`database schema (${ENGINE})`, () => {
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  it('has an index behind every list filter', async () => {
+  it('has an index behind every list filter and the webhook relay\'s claim', async () => {
     const expected: Record<string, string[]> = {
       products: ['org_id', 'user_id'],
       interviews: ['product_id'],
       invites: ['interview_id', 'product_id'],
       profile_products: ['product_id'],
+      webhooks: ['org_id', 'user_id'],
+      // An endpoint's deliveries in order, and the relay's claim of due ones.
+      webhook_deliveries: ['webhook_id', 'status'],
+      webhook_attempts: ['delivery_id', 'webhook_id'],
     };
     const runner = db.createQueryRunner();
     try {

@@ -1,5 +1,6 @@
+import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
-import { canSee, productScopeSql } from './access-rule';
+import { Owned, canSee, endpointViewer, productScopeSql, viewersOfSql } from './access-rule';
 
 const admin: Principal = { tokenId: 't-admin', isAdmin: true, orgID: null, userID: null };
 const orgOnly: Principal = { tokenId: 't-org', isAdmin: false, orgID: 'org_a', userID: null };
@@ -84,5 +85,54 @@ describe(productScopeSql.name, () => {
     const empty: Principal = { tokenId: 't-empty', isAdmin: false, orgID: null, userID: null };
 
     expect(productScopeSql(empty, 'p')).toEqual({ sql: '1 = 0', params: [] });
+  });
+});
+
+describe(endpointViewer.name, () => {
+  it('sees as a token of its orgID and userID would, never as an admin', () => {
+    const endpoint = endpointViewer({ orgID: 'org_a', userID: null });
+    expect(endpoint).toEqual({ isAdmin: false, orgID: 'org_a', userID: null });
+    expect(canSee(endpoint, { orgID: 'org_a', userID: 'user_9' })).toBe(true);
+    expect(canSee(endpoint, { orgID: 'org_b', userID: null })).toBe(false);
+    expect(canSee(endpointViewer({ orgID: null, userID: null }), { orgID: null, userID: null })).toBe(false);
+  });
+});
+
+describe(viewersOfSql.name, () => {
+  it('selects the viewers of the products: same org or same user', () => {
+    expect(viewersOfSql([{ orgID: 'org_a', userID: 'user_1' }], 'w')).toEqual({ sql: '(w.org_id IN (?) OR w.user_id IN (?))', params: ['org_a', 'user_1'] });
+  });
+
+  it('lists each owner once over several products and leaves out null owners', () => {
+    const products: Owned[] = [
+      { orgID: 'org_a', userID: null },
+      { orgID: 'org_a', userID: 'user_1' },
+      { orgID: null, userID: 'user_2' },
+    ];
+    expect(viewersOfSql(products, 'w')).toEqual({ sql: '(w.org_id IN (?) OR w.user_id IN (?, ?))', params: ['org_a', 'user_1', 'user_2'] });
+  });
+
+  it('matches nothing for products without owners', () => {
+    expect(viewersOfSql([{ orgID: null, userID: null }], 'w')).toEqual({ sql: '1 = 0', params: [] });
+    expect(viewersOfSql([], 'w')).toEqual({ sql: '1 = 0', params: [] });
+  });
+
+  it('agrees with canSee: run as SQL, it selects a viewer exactly when the viewer can see one of the products', async () => {
+    const owners: Owned[] = [];
+    for (const orgID of ['org_a', 'org_b', null]) for (const userID of ['user_1', 'user_2', null]) owners.push({ orgID, userID });
+    const db = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    try {
+      await db.query('CREATE TABLE viewers (id INTEGER PRIMARY KEY, org_id TEXT, user_id TEXT)');
+      for (const [id, o] of owners.entries()) await db.query('INSERT INTO viewers VALUES (?, ?, ?)', [id, o.orgID, o.userID]);
+      const sets = [...owners.map((o) => [o]), [owners[0], owners[4]], [owners[2], owners[6]], []];
+      for (const products of sets) {
+        const { sql, params } = viewersOfSql(products, 'w');
+        const selected = ((await db.query(`SELECT id FROM viewers w WHERE ${sql} ORDER BY id`, params)) as { id: number }[]).map((r) => r.id);
+        const seeing = owners.flatMap((viewer, id) => (products.some((p) => canSee(endpointViewer(viewer), p)) ? [id] : []));
+        expect({ products, selected }).toEqual({ products, selected: seeing });
+      }
+    } finally {
+      await db.destroy();
+    }
   });
 });

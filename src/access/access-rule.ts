@@ -35,3 +35,22 @@ export function productScopeSql(viewer: Viewer, alias: string): SqlCondition | u
   // A scoped token always has an org or a user (the CLI refuses otherwise); fail closed anyway.
   return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params };
 }
+
+/** A webhook endpoint sees what a token with its orgID and userID would: never as an admin. */
+export function endpointViewer(owner: Owned): Viewer {
+  return { isAdmin: false, orgID: owner.orgID, userID: owner.userID };
+}
+
+/**
+ * The rule read the other way round, for fanning events out: the condition on a table of viewers
+ * (its alias's org_id and user_id, e.g. webhook endpoints) that keeps those that can see at least one
+ * of these products. A product without owners is seen by no scoped viewer.
+ */
+export function viewersOfSql(products: readonly Owned[], alias: string): SqlCondition {
+  const orgs = [...new Set(products.map((p) => p.orgID).filter((id): id is string => id !== null))];
+  const users = [...new Set(products.map((p) => p.userID).filter((id): id is string => id !== null))];
+  const parts: string[] = [];
+  if (orgs.length) parts.push(`${alias}.org_id IN (${orgs.map(() => '?').join(', ')})`);
+  if (users.length) parts.push(`${alias}.user_id IN (${users.map(() => '?').join(', ')})`);
+  return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params: [...orgs, ...users] };
+}

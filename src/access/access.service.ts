@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import type { SqlCondition } from '../common/keyset';
+import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE_SQL } from '../database/column-types';
 import { InterviewNotFoundException } from '../interviews/interviews.errors';
 import { INTERVIEW_BY_ID, INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../interviews/interviews.sql';
@@ -12,14 +13,14 @@ import { ProductNotFoundException } from '../products/products.errors';
 import { PRODUCT_BY_ID, ProductRow } from '../products/products.sql';
 import { ProfileNotFoundException } from '../profiles/profiles.errors';
 import { PROFILE_BY_ID, PROFILE_PRODUCTS, PROFILE_PRODUCTS_ORDER, ProfileRow } from '../profiles/profiles.sql';
+import { DeliveryNotFoundException, WebhookNotFoundException } from '../webhooks/webhooks.errors';
+import { ACTIVE_ENDPOINTS, DELIVERY_WITH_OWNER_BY_ID, DeliveryRow, EndpointRow, WEBHOOK_BY_ID, WebhookRow } from '../webhooks/webhooks.sql';
+import type { WebhookStatus } from '../webhooks/webhooks.limits';
 import { OutOfScopeException } from './access.errors';
-import { Owned, canSee, productScopeSql } from './access-rule';
+import { Owned, canSee, endpointViewer, productScopeSql, viewersOfSql } from './access-rule';
 
 type Owner = { ownerOrgID: string | null; ownerUserID: string | null };
 const ownerOf = (row: Owner): Owned => ({ orgID: row.ownerOrgID, userID: row.ownerUserID });
-
-/** IN lists are sent in chunks well under SQLite's 32,766-parameter limit. */
-const IN_CHUNK = 500;
 
 /**
  * Who may read and write what: every visibility decision of the API goes through here.
@@ -93,6 +94,36 @@ export class AccessService {
     return out;
   }
 
+  /** The webhook endpoint, when the caller may see it: owned like a product, by its orgID and userID. */
+  async webhook(principal: Principal, webhookID: string): Promise<WebhookRow> {
+    const [row]: WebhookRow[] = await this.dataSource.query(WEBHOOK_BY_ID, [webhookID]);
+    if (!row || !canSee(principal, row)) throw new WebhookNotFoundException(webhookID);
+    return row;
+  }
+
+  /** The delivery and its endpoint's status, when the caller may see the endpoint. */
+  async delivery(principal: Principal, deliveryID: string): Promise<DeliveryRow & { webhookStatus: WebhookStatus }> {
+    const [row]: (DeliveryRow & Owner & { webhookStatus: WebhookStatus })[] = await this.dataSource.query(DELIVERY_WITH_OWNER_BY_ID, [deliveryID]);
+    if (!row || !canSee(principal, ownerOf(row))) throw new DeliveryNotFoundException(deliveryID);
+    const { ownerOrgID: _o, ownerUserID: _u, ...delivery } = row;
+    return delivery;
+  }
+
+  /**
+   * The active webhook endpoints whose owner can see at least one of these products: who receives an
+   * event about them. An endpoint sees as a token with its orgID and userID would, never as an admin.
+   */
+  async endpointsSeeing(products: readonly Owned[], db: EntityManager = this.dataSource.manager): Promise<EndpointRow[]> {
+    const scope = viewersOfSql(products, 'w');
+    if (scope.params.length === 0) return [];
+    return db.query(ACTIVE_ENDPOINTS + scope.sql, scope.params);
+  }
+
+  /** Whether an endpoint's owner can see this product (for the productIDs an event shows it). */
+  endpointSees(endpoint: Owned, product: Owned): boolean {
+    return canSee(endpointViewer(endpoint), product);
+  }
+
   /** 403 unless a record owned like this would be visible to the caller (a write must stay in scope). */
   assertWritable(principal: Principal, owner: Owned, what: string): void {
     if (!canSee(principal, owner)) throw new OutOfScopeException(what);
@@ -103,8 +134,11 @@ export class AccessService {
     if (!principal.isAdmin && orgID !== principal.orgID) throw new OutOfScopeException(what);
   }
 
-  /** The condition that keeps a list to rows of products the caller may see; undefined for admin. */
-  listScope(principal: Principal, productsAlias: string): SqlCondition | undefined {
-    return productScopeSql(principal, productsAlias);
+  /**
+   * The condition that keeps a list to rows the caller may see, on an alias of a table owned by org_id
+   * and user_id (products, webhooks); undefined for admin.
+   */
+  listScope(principal: Principal, ownedAlias: string): SqlCondition | undefined {
+    return productScopeSql(principal, ownedAlias);
   }
 }

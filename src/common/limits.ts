@@ -19,3 +19,6 @@ export const COMMON_LIMITS = {
  * and asks to be paged (OWASP API4: no unbounded responses).
  */
 export const LIST_MAX_ROWS = 100_000;
+
+/** Identifiers per IN list: sent in chunks well under SQLite's 32,766-parameter limit. */
+export const IN_CHUNK = 500;

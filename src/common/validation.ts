@@ -178,6 +178,19 @@ export function OptionalUrl(description: string, example: string): PropertyDecor
   );
 }
 
+/** A required absolute http(s) URL. */
+export function RequiredUrl(description: string, example: string): PropertyDecorator {
+  const max = COMMON_LIMITS.url;
+  return applyDecorators(
+    ApiProperty({ type: String, format: 'uri', pattern: '^https?://', description, example, minLength: 1, maxLength: max }),
+    IsDefined({ message: '$property is required' }),
+    IsString(typeMessage),
+    MaxLength(max, { message: `$property must be at most ${max} characters long` }),
+    IsCleanText(),
+    IsHttpUrl(),
+  );
+}
+
 /** A record identifier in a query or body: required, a single string. */
 export function RequiredId(description: string, example: string): PropertyDecorator {
   return RequiredText({ description, example, max: COMMON_LIMITS.idInput });

@@ -164,6 +164,19 @@ describe(loadConfig.name, () => {
     });
   });
 
+  describe('webhooks', () => {
+    it("sends to public https targets only and follows the contract's retry schedule by default", () => {
+      expect(loadConfig({}).webhooks).toEqual({
+        allowLocal: false,
+        retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      });
+    });
+
+    it('reads WEBHOOK_ALLOW_LOCAL and a shortened WEBHOOK_RETRY_SCHEDULE (tests), in seconds', () => {
+      expect(loadConfig({ WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2, 1,5' }).webhooks).toEqual({ allowLocal: true, retryScheduleMs: [200, 1000, 5000] });
+    });
+  });
+
   describe('refuses bad values with a ConfigError naming the variable', () => {
     it.each<[Record<string, string>, string]>([
       [{ PORT: 'abc' }, 'PORT'],
@@ -189,6 +202,12 @@ describe(loadConfig.name, () => {
       [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
       [{ REDIS_URL: 'redis://cache', REDIS_KEY_PREFIX: 'has space' }, 'REDIS_KEY_PREFIX'],
       [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
+      [{ WEBHOOK_ALLOW_LOCAL: 'sometimes' }, 'WEBHOOK_ALLOW_LOCAL'],
+      [{ WEBHOOK_RETRY_SCHEDULE: '5,x' }, 'WEBHOOK_RETRY_SCHEDULE'],
+      [{ WEBHOOK_RETRY_SCHEDULE: '0' }, 'WEBHOOK_RETRY_SCHEDULE'],
+      [{ WEBHOOK_RETRY_SCHEDULE: '-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
+      [{ WEBHOOK_RETRY_SCHEDULE: '5,,5' }, 'WEBHOOK_RETRY_SCHEDULE'],
+      [{ WEBHOOK_RETRY_SCHEDULE: '90000' }, 'WEBHOOK_RETRY_SCHEDULE'],
       [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     ])('%p', (env, variable) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { INVITE_LIMITS } from '../invites/invite.limits';
+import { RETRY_SCHEDULE_SECONDS } from '../webhooks/webhooks.limits';
 import { ConfigError } from './config-error';
 import { engineOf } from './engine';
 import { InterviewerAgentConfig, readDefaultInterviewer, readInterviewerAgents } from './interviewer-agents';
@@ -45,6 +46,13 @@ export interface RoomConfig {
   rateLimit: { perAddress: number; perLink: number };
 }
 
+export interface WebhookConfig {
+  /** Development and tests only: deliver to loopback, private and link-local addresses, and over http. */
+  allowLocal: boolean;
+  /** The waits between attempts, in ms: the contract's schedule unless WEBHOOK_RETRY_SCHEDULE shortens it (tests). */
+  retryScheduleMs: number[];
+}
+
 export const DEFAULT_CONSENT_TEXT =
   'This interview is conducted by an automated interviewer. Your answers are recorded and shared with the research team that sent you this link.';
 
@@ -73,6 +81,7 @@ export class AppConfig {
   readonly shutdownDrainMs: number;
   /** The interview room (/i/{linkID}) and the invites' expiry. */
   readonly room: RoomConfig;
+  readonly webhooks: WebhookConfig;
 
   constructor(values: Omit<AppConfig, never>) {
     Object.assign(this, values);
@@ -173,6 +182,20 @@ function readDatabase(env: Env): DatabaseConfig {
   throw new ConfigError('DATABASE_URL must be unset (embedded database), sqlite:<file>, mysql://user:password@host:port/database or mariadb://...');
 }
 
+/**
+ * WEBHOOK_RETRY_SCHEDULE, for tests: comma-separated waits in seconds (decimals allowed) that replace
+ * the contract's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Unset: that schedule.
+ */
+function readRetrySchedule(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE?.trim();
+  if (!raw) return RETRY_SCHEDULE_SECONDS.map((s) => s * 1000);
+  const steps = raw.split(',').map((s) => s.trim());
+  if (steps.length > 20 || steps.some((s) => !/^\d{1,6}(\.\d{1,3})?$/.test(s) || Number(s) <= 0 || Number(s) > 86_400)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated waits in seconds, each above 0 and at most 86400 (got "${raw}")`);
+  }
+  return steps.map((s) => Math.round(Number(s) * 1000));
+}
+
 const LOG_LEVELS: LogLevelName[] = ['silent', 'error', 'warn', 'info', 'debug'];
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -223,6 +246,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
         perAddress: readInt(env, 'ROOM_RATE_LIMIT_MAX', 120, 1, 1_000_000),
         perLink: readInt(env, 'ROOM_LINK_RATE_LIMIT_MAX', 60, 1, 1_000_000),
       },
+    },
+    webhooks: {
+      allowLocal: readBool(env, 'WEBHOOK_ALLOW_LOCAL', false),
+      retryScheduleMs: readRetrySchedule(env),
     },
   });
 }

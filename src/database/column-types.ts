@@ -1,4 +1,4 @@
-import type { ColumnType, ValueTransformer } from 'typeorm';
+import type { ColumnType, EntityManager, ValueTransformer } from 'typeorm';
 import { ENGINE } from '../config/engine';
 
 /**
@@ -51,3 +51,13 @@ export const FOR_UPDATE_SQL = MYSQL ? ' FOR UPDATE' : '';
 
 /** Locks the rows no other transaction holds and passes over the rest (MySQL 8, MariaDB 10.6+): work queues. */
 export const FOR_UPDATE_SKIP_LOCKED_SQL = MYSQL ? ' FOR UPDATE SKIP LOCKED' : '';
+
+/** Runs an UPDATE or DELETE and answers how many rows it changed (both drivers report it this way). */
+export async function affectedRows(db: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  const runner = db.queryRunner ?? db.dataSource.createQueryRunner();
+  try {
+    return (await runner.query(sql, params, true)).affected ?? 0;
+  } finally {
+    if (!db.queryRunner) await runner.release();
+  }
+}

@@ -5,6 +5,7 @@ import { isLostRace } from '../common/database-errors';
 import { validateInput } from '../common/validation';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, rawDate, sqlDate } from '../database/column-types';
 import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
 import type { ConversationTurn, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
@@ -95,6 +96,7 @@ export class InviteLifecycleService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly profiles: ProfilesService,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   /** The invite with its interview and product; one past expires_on is expired on the way (lazy expiry). */
@@ -149,6 +151,7 @@ export class InviteLifecycleService {
       const [state]: { status: InviteStatus; expiresAt: Date | string }[] = await db.query(INVITE_STATE_FOR_UPDATE + FOR_UPDATE_SQL, [linkID]);
       if (!state || !isDue(state.status, rawDate(state.expiresAt), now)) return false;
       await this.write(db, linkID, { status: 'expired' }, now);
+      await this.outbox.invitesChanged(db, [linkID], 'expired', now);
       return true;
     });
   }
@@ -165,6 +168,12 @@ export class InviteLifecycleService {
       await db.query(
         `UPDATE invites SET status = 'expired', updated_at = ? WHERE status IN ('pending', 'started') AND link_id IN (${due.map(() => '?').join(', ')})`,
         [sqlDate(now), ...due.map((d) => d.linkID)],
+      );
+      await this.outbox.invitesChanged(
+        db,
+        due.map((d) => d.linkID),
+        'expired',
+        now,
       );
       return due.length;
     });
@@ -205,6 +214,7 @@ export class InviteLifecycleService {
       if (!state) throw new InviteNotFoundException(invite.linkID);
       if (isDue(state.status, rawDate(state.expiresAt), now)) {
         await this.write(db, invite.linkID, { status: 'expired' }, now);
+        await this.outbox.invitesChanged(db, [invite.linkID], 'expired', now);
         return true;
       }
       if (state.status !== from) throw new InviteStateException(state.status, from);
@@ -212,6 +222,8 @@ export class InviteLifecycleService {
       const changes = await patch(db);
       if (changes.status !== undefined && !TRANSITIONS[from].includes(changes.status)) throw new InviteStateException(from, changes.status);
       await this.write(db, invite.linkID, changes, now);
+      // Its webhook event, in the same transaction (started or completed: expired is handled above).
+      if (changes.status === 'started' || changes.status === 'completed') await this.outbox.invitesChanged(db, [invite.linkID], changes.status, now);
       return false;
     });
     // The expiry is committed; only then is the caller told.

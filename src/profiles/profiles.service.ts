@@ -8,6 +8,7 @@ import { splitName } from '../common/names';
 import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
 import { validateInput } from '../common/validation';
 import { FOR_UPDATE_SQL, rawDate } from '../database/column-types';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { NewProfileDetails, NewProfileDto } from './dto/new-profile.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ListProfilesQueryDto } from './dto/profile-queries.dto';
@@ -50,6 +51,7 @@ export class ProfilesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: AccessService,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   /** Domain write (profiles are read-only under /v1), validated like an HTTP body. Returns the new profileID. */
@@ -83,6 +85,7 @@ export class ProfilesService {
           history: [{ type: 'invite', id: c.linkID }],
         },
         { ownerKey, email, sentimentTurns: sentiment.count },
+        c.completedOn,
       );
     }
     const history = JSON.parse(found.history) as HistoryEntry[];
@@ -112,12 +115,17 @@ export class ProfilesService {
     ]);
     const [linked] = await db.query('SELECT 1 AS yes FROM profile_products WHERE profile_id = ? AND product_id = ?', [found.profileID, c.productID]);
     if (!linked) await db.getRepository(ProfileProduct).insert({ profileID: found.profileID, productID: c.productID });
+    await this.outbox.profileChanged(db, found.profileID, 'profile.updated', c.completedOn);
     return found.profileID;
   }
 
-  private async insert(db: EntityManager, input: NewProfileDto, matching: Pick<Profile, 'ownerKey' | 'email' | 'sentimentTurns'>): Promise<string> {
+  private async insert(
+    db: EntityManager,
+    input: NewProfileDto,
+    matching: Pick<Profile, 'ownerKey' | 'email' | 'sentimentTurns'>,
+    now = new Date(),
+  ): Promise<string> {
     const p = validateInput(NewProfileDto, input);
-    const now = new Date();
     const profileID = uuidv7(now.getTime());
     const metadata = { ...EMPTY_METADATA, ...p.metadata };
     // Times are stored as the API shows them: ISO-8601 UTC with milliseconds.
@@ -136,6 +144,7 @@ export class ProfilesService {
       ...matching,
     });
     await db.getRepository(ProfileProduct).insert([...new Set(p.productIDs)].map((productID) => ({ profileID, productID })));
+    await this.outbox.profileChanged(db, profileID, 'profile.created', now);
     return profileID;
   }
 

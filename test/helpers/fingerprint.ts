@@ -12,6 +12,9 @@ const TABLES: [string, string | null][] = [
   ['profiles', null],
   ['profile_products', null],
   ['api_tokens', 'revoked_at'],
+  ['webhooks', 'updated_at'],
+  ['webhook_deliveries', 'updated_at'],
+  ['webhook_attempts', null],
 ];
 
 export async function dbFingerprint(db: DataSource): Promise<string> {
