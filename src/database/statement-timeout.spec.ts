@@ -21,6 +21,10 @@ class FakeConnection extends EventEmitter {
   release(): void {
     this.released++;
   }
+  /** As mysql2's: a new promise wrapper on every call, sending its queries through this connection's query. */
+  promise(promiseImpl?: PromiseConstructor): { connection: FakeConnection; promiseImpl?: PromiseConstructor } {
+    return { connection: this, promiseImpl };
+  }
 }
 
 /** A pool that hands out its one connection after `acquireMs`. */
@@ -88,5 +92,14 @@ describe(mysqlWithStatementTimeout.name, () => {
     const second = await acquire(driver);
     expect(second).toBe(first);
     await expect(query(second, 'q')).resolves.toEqual([{ sql: 'q' }]);
+  });
+
+  it('gives each connection one promise wrapper (TypeORM asks for it on every query), unless a Promise class is named', async () => {
+    const pool = new FakePool(0);
+    const c = await acquire(driverFor(pool, 100));
+    const wrapper = c.promise();
+    expect(wrapper).toMatchObject({ connection: pool.connection });
+    expect(c.promise()).toBe(wrapper);
+    expect(c.promise(Promise)).not.toBe(wrapper);
   });
 });

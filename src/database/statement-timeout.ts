@@ -67,6 +67,14 @@ function guardConnection(connection: GuardedConnection, timeoutMs: number): Mysq
       );
     },
   });
+  // TypeORM asks each query for connection.promise(), which builds a new promise wrapper (and runs a
+  // require) every time; the wrapper holds no state of its own, so one per connection serves them all.
+  const promise = connection.promise.bind(connection);
+  let wrapper: ReturnType<typeof promise> | undefined;
+  Object.defineProperty(connection, 'promise', {
+    configurable: true,
+    value: (promiseImpl?: PromiseConstructor) => (promiseImpl ? promise(promiseImpl) : (wrapper ??= promise())),
+  });
   connection[GUARDED] = true;
   return connection;
 }
