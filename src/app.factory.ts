@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { createLogger } from './common/logger';
+import { ResultEnvelopeAdapter } from './common/result-envelope.adapter';
 import { AppConfig, loadConfig } from './config/app-config';
 import { setupSwagger } from './swagger';
 
@@ -11,7 +12,7 @@ import { setupSwagger } from './swagger';
  * Nest's own body parser is off because JsonBodyMiddleware (registered in AppModule) parses bodies.
  */
 export async function createApp(config: AppConfig = loadConfig()): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ResultEnvelopeAdapter(), {
     bodyParser: false,
     logger: createLogger(config),
     // A failure while building the app rejects (main.ts prints it and exits 1) instead of process.abort().

@@ -1,5 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
@@ -7,7 +7,6 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { HttpPipelineMiddleware } from './common/http-pipeline.middleware';
 import { JsonBodyMiddleware } from './common/json-body.middleware';
 import { RequestContextMiddleware } from './common/request-context.middleware';
-import { ResultInterceptor } from './common/result.interceptor';
 import { SecurityMiddleware } from './common/security.middleware';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
@@ -24,8 +23,9 @@ import { WebhookRelay } from './webhooks/webhook-relay';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
- * The HTTP service and nothing else. Every global (guards, filter, interceptor, pipe, middleware) is
- * registered here, so a test that boots AppModule runs exactly what production runs.
+ * The HTTP service and nothing else. Every global (guard, filter, pipe, middleware) is registered
+ * here, and the {result} envelope is the HTTP adapter's (createApp), so a test that boots the app
+ * through createApp runs exactly what production runs.
  */
 @Module({
   imports: [
@@ -43,7 +43,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
