@@ -32,6 +32,11 @@ describe(UuidV7Generator.name, () => {
     expect(timestampOf(earlier)).toBe(1_700_000_000_500);
   });
 
+  it('draws fresh random bits for every id, across many blocks of random bytes', () => {
+    const tails = Array.from({ length: 3000 }, (_, i) => sut.next(1_700_000_000_000 + i).slice(19));
+    expect(new Set(tails).size).toBe(tails.length);
+  });
+
   it('borrows the next millisecond once the counter of one millisecond runs out', () => {
     const ids = Array.from({ length: 4097 }, () => sut.next(1_700_000_000_000));
     expect(timestampOf(ids[4096])).toBe(1_700_000_000_001);
