@@ -33,7 +33,7 @@ import { INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../../src/interviews/i
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
 import { INVITE_INSERT_CHUNK, INVITE_KEYS, INVITE_LIST, INVITE_WITH_OWNER_BY_ID, InviteRow, inviteFromRow, inviteInsertSql } from '../../src/invites/invites.sql';
 import { PRODUCT_LIMITS } from '../../src/products/product.limits';
-import { PRODUCT_BY_ID, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from '../../src/products/products.sql';
+import { PRODUCT_BY_ID, PRODUCT_INSERT, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from '../../src/products/products.sql';
 
 export const config = loadConfig(process.env);
 if (config.database.kind !== 'mysql') {
@@ -225,7 +225,7 @@ export async function productsGetList(p: Principal, query: QueryEntries) {
 
 const PRODUCT_FIELDS = new Set(['name', 'desc', 'orgID', 'userID', 'url', 'imageLink']);
 
-/** One query: an INSERT of the new product (the service's repository insert). */
+/** One query: PRODUCT_INSERT, as the service runs it. */
 export async function productsAddOne(p: Principal, query: QueryEntries, rawBody: unknown): Promise<{ productID: string }> {
   readQuery(query, {});
   const body = jsonObject(rawBody);
@@ -247,10 +247,8 @@ export async function productsAddOne(p: Principal, query: QueryEntries, rawBody:
   }
   const now = new Date();
   const productID = uuidv7(now.getTime());
-  await pool.query(
-    'INSERT INTO products (id, name, description, org_id, user_id, url, image_link, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [productID, name, desc, orgID, userID, url, imageLink, now, now],
-  );
+  const at = sqlDate(now);
+  await pool.query(PRODUCT_INSERT, [productID, name, desc, orgID, userID, url, imageLink, at, at]);
   return { productID };
 }
 

@@ -6,13 +6,13 @@ import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
 import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
-import { rawDate } from '../database/column-types';
+import { rawDate, sqlDate } from '../database/column-types';
 import { CreateProductDto } from './dto/create-product.dto';
 import { ProductDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/product-queries.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
 import { Product } from './product.entity';
-import { PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from './products.sql';
+import { PRODUCT_INSERT, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from './products.sql';
 
 const OPTIONAL_FIELDS = ['desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
 const OWNERS = ['orgID', 'userID'];
@@ -34,16 +34,8 @@ export class ProductsService {
     this.access.assertWritable(principal, owner, 'the product');
     const now = new Date();
     const productID = uuidv7(now.getTime());
-    await this.products.insert({
-      productID,
-      name: dto.name,
-      desc: dto.desc ?? null,
-      ...owner,
-      url: dto.url ?? null,
-      imageLink: dto.imageLink ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const at = sqlDate(now);
+    await this.products.query(PRODUCT_INSERT, [productID, dto.name, dto.desc ?? null, owner.orgID, owner.userID, dto.url ?? null, dto.imageLink ?? null, at, at]);
     return { productID };
   }
 
