@@ -8,7 +8,7 @@ import { HttpPipelineMiddleware } from './common/http-pipeline.middleware';
 import { JsonBodyMiddleware } from './common/json-body.middleware';
 import { RequestContextMiddleware } from './common/request-context.middleware';
 import { SecurityMiddleware } from './common/security.middleware';
-import { createValidationPipe } from './common/validation';
+import { ApiValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
@@ -43,7 +43,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_PIPE, useClass: ApiValidationPipe },
     // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
     WebhookRelay,

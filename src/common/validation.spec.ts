@@ -1,7 +1,7 @@
-import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { CreateProductDto } from '../products/dto/create-product.dto';
 import { GetProductQueryDto } from '../products/dto/product-queries.dto';
-import { NoParametersDto, createValidationPipe } from './validation';
+import { ApiValidationPipe, NoParametersDto } from './validation';
 
 const BODY: ArgumentMetadata = { type: 'body', metatype: CreateProductDto };
 const QUERY: ArgumentMetadata = { type: 'query', metatype: GetProductQueryDto };
@@ -16,11 +16,11 @@ async function messageOf(promise: Promise<unknown>): Promise<string> {
   return ((error as BadRequestException).getResponse() as { message: string }).message;
 }
 
-describe(createValidationPipe.name, () => {
-  let sut: ValidationPipe;
+describe(ApiValidationPipe.name, () => {
+  let sut: ApiValidationPipe;
 
   beforeEach(() => {
-    sut = createValidationPipe();
+    sut = new ApiValidationPipe();
   });
 
   function body(plain: Record<string, unknown>): Promise<unknown> {
@@ -140,6 +140,24 @@ describe(createValidationPipe.name, () => {
 
     it('rejects unknown query parameters, naming them', async () => {
       await expect(messageOf(sut.transform({ productID: 'p1', debug: '1' }, QUERY))).resolves.toBe('unknown field "debug" is not allowed');
+    });
+  });
+
+  describe('other parameters', () => {
+    it('passes path strings, custom parameters (the principal) and untyped values through as they are', async () => {
+      const principal = { tokenId: 't1', isAdmin: true };
+      await expect(sut.transform('aBc_123', { type: 'param', metatype: String, data: 'linkID' })).resolves.toBe('aBc_123');
+      await expect(sut.transform(principal, { type: 'custom', metatype: Object })).resolves.toBe(principal);
+      await expect(sut.transform(principal, { type: 'custom', metatype: CreateProductDto })).resolves.toBe(principal);
+      await expect(sut.transform({ any: 'thing' }, { type: 'query' })).resolves.toEqual({ any: 'thing' });
+    });
+
+    it('ignores __proto__ and constructor keys in a query (the parser makes null-prototype objects)', async () => {
+      const query = Object.assign(Object.create(null) as Record<string, unknown>, { productID: 'p1', constructor: 'x' });
+      Object.defineProperty(query, '__proto__', { value: ['a', 'b'], enumerable: true, configurable: true, writable: true });
+      const result = await sut.transform(query, QUERY);
+      expect(result).toBeInstanceOf(GetProductQueryDto);
+      expect({ ...(result as object) }).toEqual({ productID: 'p1' });
     });
   });
 
