@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
-import { IDEMPOTENCY_HEADER } from './idempotency/idempotency.interceptor';
+import { IDEMPOTENCY_HEADER } from './idempotency/idempotent.decorator';
 import { CreateProductDto } from './products/dto/create-product.dto';
 import { CreateWebhookDto } from './webhooks/dto/webhook-input.dto';
 

@@ -1,5 +1,5 @@
 import { IdempotencyRecord } from '../src/idempotency/idempotency-record.entity';
-import { IdempotencyService } from '../src/idempotency/idempotency.service';
+import { idempotencyRequestHash } from '../src/idempotency/idempotency.service';
 import { TestApp, useTestApp, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
@@ -47,7 +47,7 @@ describe('Idempotency-Key', () => {
       await t.db.getRepository(IdempotencyRecord).insert({
         tokenId: id,
         key,
-        requestHash: t.app.get(IdempotencyService).requestHash('POST /v1/products/addOne', params),
+        requestHash: idempotencyRequestHash('POST /v1/products/addOne', params),
         responseStatus: null,
         responseBody: null,
         createdAt: now,

@@ -9,7 +9,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
  * It lives in the HTTP adapter, where Nest writes every handler's value, rather than in a global
  * interceptor: any interceptor makes Nest run each request of each route through its rxjs pipeline
  * (observables, a subject, async scopes), which measured about a seventh of a single read's throughput.
- * Routes that need an interceptor for their own work (paging, Idempotency-Key) still have theirs.
+ * Routes that need an interceptor for their own work (the `Link` header of paged lists) still have theirs.
  */
 export class ResultEnvelopeAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {

@@ -12,6 +12,26 @@ const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`);
 
 export type Claim = { kind: 'new' } | { kind: 'replay'; status: number; body: unknown };
 
+/** A request that carries an Idempotency-Key (see @IdempotencyKey()). */
+export interface IdempotentCall {
+  tokenId: string;
+  key: string;
+  /** SHA-256 of the route and its parameters: the same key with other parameters is 422. */
+  requestHash: string;
+  /** The route's success status, stored with the body. */
+  status: number;
+  /** Sets Idempotent-Replayed: true on the response. */
+  markReplayed(): void;
+}
+
+export function validateIdempotencyKey(key: string): void {
+  if (!KEY_PATTERN.test(key)) throw new BadRequestException(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`);
+}
+
+export function idempotencyRequestHash(route: string, params: unknown): string {
+  return createHash('sha256').update(route).update('\n').update(canonical(params)).digest('hex');
+}
+
 /** Canonical JSON: object keys sorted, so {a,b} and {b,a} are the same parameters. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -45,12 +65,27 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.sweeper);
   }
 
-  validateKey(key: string): void {
-    if (!KEY_PATTERN.test(key)) throw new BadRequestException(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`);
-  }
-
-  requestHash(route: string, params: unknown): string {
-    return createHash('sha256').update(route).update('\n').update(canonical(params)).digest('hex');
+  /**
+   * Runs `handler` once per key: without a key simply runs it; with one, replays the first success
+   * without running it, or answers 422 / 409 (see claim); a handler that fails releases the key so that
+   * a corrected retry runs.
+   */
+  async run<T>(call: IdempotentCall | undefined, handler: () => Promise<T>): Promise<T> {
+    if (!call) return handler();
+    const claim = await this.claim(call.tokenId, call.key, call.requestHash);
+    if (claim.kind === 'replay') {
+      call.markReplayed();
+      return claim.body as T;
+    }
+    let body: T;
+    try {
+      body = await handler();
+    } catch (error) {
+      await this.release(call.tokenId, call.key).catch(() => undefined);
+      throw error;
+    }
+    await this.complete(call.tokenId, call.key, call.status, body);
+    return body;
   }
 
   async claim(tokenId: string, key: string, requestHash: string, now = new Date()): Promise<Claim> {

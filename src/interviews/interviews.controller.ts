@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult } from '../common/api-responses';
-import { Idempotent } from '../idempotency/idempotency.interceptor';
+import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
+import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
@@ -15,7 +16,10 @@ import { InterviewsService } from './interviews.service';
 @ApiBearerAuth()
 @Controller('v1/interviews')
 export class InterviewsController {
-  constructor(private readonly interviews: InterviewsService) {}
+  constructor(
+    private readonly interviews: InterviewsService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post('addOne')
   @Idempotent()
@@ -32,8 +36,8 @@ export class InterviewsController {
   })
   @ApiResult(InterviewIdResultDto, { status: 201, description: 'The new interview\'s identifier' })
   @ApiErrors(400, 404, 413, 415)
-  addOne(@Body() dto: CreateInterviewDto, @CurrentPrincipal() principal: Principal) {
-    return this.interviews.create(dto, principal);
+  addOne(@Body() dto: CreateInterviewDto, @CurrentPrincipal() principal: Principal, @IdempotencyKey() once: IdempotentCall | undefined) {
+    return this.idempotency.run(once, () => this.interviews.create(dto, principal));
   }
 
   @Post('updateOne')

@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult } from '../common/api-responses';
-import { Idempotent } from '../idempotency/idempotency.interceptor';
+import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
+import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
@@ -14,7 +15,10 @@ import { InvitesService } from './invites.service';
 @ApiBearerAuth()
 @Controller('v1/invites')
 export class InvitesController {
-  constructor(private readonly invites: InvitesService) {}
+  constructor(
+    private readonly invites: InvitesService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Get('createInvites')
   @Idempotent()
@@ -30,8 +34,8 @@ export class InvitesController {
     { isArray: true, maxItems: INVITE_LIMITS.perRequestCeiling, description: 'The invite URLs, `count` of them' },
   )
   @ApiErrors(400, 403, 404)
-  createInvites(@Query() query: CreateInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
-    return this.invites.createInvites(query, principal);
+  createInvites(@Query() query: CreateInvitesQueryDto, @CurrentPrincipal() principal: Principal, @IdempotencyKey() once: IdempotentCall | undefined) {
+    return this.idempotency.run(once, () => this.invites.createInvites(query, principal));
   }
 
   @Get('getOne')

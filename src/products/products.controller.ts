@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult } from '../common/api-responses';
-import { Idempotent } from '../idempotency/idempotency.interceptor';
+import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
+import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
 import { CreateProductDto } from './dto/create-product.dto';
 import { GetProductQueryDto, ListProductsQueryDto } from './dto/product-queries.dto';
@@ -15,7 +16,10 @@ import { ProductsService } from './products.service';
 @ApiBearerAuth()
 @Controller('v1/products')
 export class ProductsController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly products: ProductsService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post('addOne')
   @Idempotent()
@@ -34,8 +38,8 @@ export class ProductsController {
   })
   @ApiResult(ProductIdResultDto, { status: 201, description: 'The new product\'s identifier' })
   @ApiErrors(400, 403, 413, 415)
-  addOne(@Body() dto: CreateProductDto, @CurrentPrincipal() principal: Principal) {
-    return this.products.create(dto, principal);
+  addOne(@Body() dto: CreateProductDto, @CurrentPrincipal() principal: Principal, @IdempotencyKey() once: IdempotentCall | undefined) {
+    return this.idempotency.run(once, () => this.products.create(dto, principal));
   }
 
   @Post('updateOne')
