@@ -1,5 +1,5 @@
 import { ConsoleLogger } from '@nestjs/common';
-import { PrettyLogger, ServiceLogger, createLogger } from './logger';
+import { PrettyLogger, ServiceLogger, createLogger, flushLogLines } from './logger';
 
 function captureStdout(run: () => void): string {
   const write = process.stdout.write;
@@ -7,6 +7,7 @@ function captureStdout(run: () => void): string {
   process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
   try {
     run();
+    flushLogLines();
   } finally {
     process.stdout.write = write;
   }
@@ -88,6 +89,32 @@ describe(ServiceLogger.name, () => {
     const nests = captureStdout(() => new ConsoleLogger({ json: true }).log(record, 'HTTP'));
     expect(withoutTime(ours)).toBe(withoutTime(nests));
     expect(JSON.parse(ours)).toEqual({ level: 'log', pid: process.pid, timestamp: expect.any(Number), message: record, context: 'HTTP' });
+  });
+
+  it('writes the request lines of one turn of the event loop in one write, in order, when the turn ends', async () => {
+    const write = process.stdout.write;
+    const writes: string[] = [];
+    process.stdout.write = ((chunk: string) => writes.push(String(chunk)) > 0) as typeof process.stdout.write;
+    try {
+      const logger = new ServiceLogger({ json: true });
+      for (const status of [200, 201, 404]) logger.log({ ...record, status }, 'HTTP');
+      expect(writes).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(writes).toHaveLength(1);
+    expect(writes[0].split('\n').map((line) => (line ? (JSON.parse(line) as { message: { status: number } }).message.status : line))).toEqual([200, 201, 404, '']);
+  });
+
+  it('writes waiting request lines before any other line, so that stdout keeps their order', () => {
+    const logger = new ServiceLogger({ json: true });
+    const out = captureStdout(() => {
+      logger.log(record, 'HTTP');
+      logger.log({ msg: 'nested', detail: { a: 1 } }, 'Ctx');
+    });
+    const messages = out.trimEnd().split('\n').map((line) => (JSON.parse(line) as { message: { msg: string } }).message.msg);
+    expect(messages).toEqual(['request', 'nested']);
   });
 
   it('leaves nested or long records to ConsoleLogger, with the same result', () => {
