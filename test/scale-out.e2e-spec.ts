@@ -1,6 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { TestApp, bearer, scopedToken, startApp, uniq } from './helpers/app';
-import { freePort, sleep } from './helpers/built-server';
+import { freePort, reapOnExit, sleep } from './helpers/built-server';
 
 /**
  * Two instances of the service on one database, sharing their rate-limit counters through a Redis of
@@ -15,7 +15,7 @@ const LIMIT = 10;
 
 class ThrowawayRedis {
   private child?: ChildProcess;
-  private exited: Promise<void> = Promise.resolve();
+  private exited: Promise<unknown> = Promise.resolve();
 
   constructor(readonly port: number) {}
 
@@ -26,14 +26,7 @@ class ThrowawayRedis {
   async start(): Promise<void> {
     const child = spawn(REDIS, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     this.child = child;
-    const reap = () => child.kill('SIGKILL');
-    process.once('exit', reap);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        process.removeListener('exit', reap);
-        resolve();
-      }),
-    );
+    this.exited = reapOnExit(child);
     // Ready once it answers PING.
     for (let i = 0; i < 100; i++) {
       if (spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG') return;

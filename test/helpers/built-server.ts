@@ -55,6 +55,21 @@ export interface Exit {
   at: number;
 }
 
+/**
+ * How `child` ends. Until it does, a test process that exits (crashed or not) takes it down with
+ * SIGKILL, so no server or database is ever left running behind a test run.
+ */
+export function reapOnExit(child: ChildProcess): Promise<Exit> {
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  return new Promise((ok) =>
+    child.once('exit', (code, signal) => {
+      process.removeListener('exit', reap);
+      ok({ code, signal, at: Date.now() });
+    }),
+  );
+}
+
 /** One running server process, its output, and how it ended. */
 export class BuiltServer {
   readonly stdout: string[] = [];
@@ -65,15 +80,7 @@ export class BuiltServer {
     readonly child: ChildProcess,
     readonly port: number,
   ) {
-    // Never leave the server running behind a crashed test process.
-    const reap = () => child.kill('SIGKILL');
-    process.once('exit', reap);
-    this.exited = new Promise((ok) =>
-      child.once('exit', (code, signal) => {
-        process.removeListener('exit', reap);
-        ok({ code, signal, at: Date.now() });
-      }),
-    );
+    this.exited = reapOnExit(child);
     child.stdout!.setEncoding('utf8').on('data', (s: string) => this.stdout.push(s));
     child.stderr!.setEncoding('utf8').on('data', (s: string) => this.stderr.push(s));
   }

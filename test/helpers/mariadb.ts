@@ -2,7 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { sleep } from './built-server';
+import { reapOnExit, sleep } from './built-server';
 
 /**
  * A throwaway MariaDB for the fault suites: its own data directory and port, 127.0.0.1 only, started
@@ -34,7 +34,7 @@ export const hasMariadb = !!MARIADBD && !!INSTALL_DB;
 /** A MariaDB server in a temp directory, started from mariadbd as a child process. */
 export class ThrowawayMariadb {
   private child: ChildProcess | undefined;
-  private exited: Promise<void> = Promise.resolve();
+  private exited: Promise<unknown> = Promise.resolve();
   readonly datadir: string;
 
   constructor(
@@ -74,15 +74,7 @@ export class ThrowawayMariadb {
       { stdio: 'ignore' },
     );
     this.child = child;
-    // Never leave a database running behind a crashed test process.
-    const reap = () => child.kill('SIGKILL');
-    process.once('exit', reap);
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        process.removeListener('exit', reap);
-        resolve();
-      }),
-    );
+    this.exited = reapOnExit(child);
   }
 
   get running(): boolean {
