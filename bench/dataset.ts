@@ -9,6 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { inTransaction } from './baseline/transaction';
 import { DataSource } from 'typeorm';
 import { createLogger } from '../src/common/logger';
 import { hashToken } from '../src/auth/token-cache';
@@ -296,11 +297,9 @@ export interface RoomState {
 export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
   await waitDbIdle(pool, d.database);
   const [rows] = await pool.query<RowDataPacket[]>('SELECT link_id, status, conversation FROM invites WHERE interview_id = ?', [d.roomInterviewID]);
-  const conn = await pool.getConnection();
   let turns = 0;
   const state: RoomState = { meanTurns: 0, maxTurns: 0, completed: 0 };
-  try {
-    await conn.beginTransaction();
+  await inTransaction(pool, async (conn) => {
     for (const row of rows) {
       const conversation = JSON.parse(row.conversation as string) as unknown[];
       turns += conversation.length;
@@ -313,13 +312,7 @@ export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
         row.link_id,
       ]);
     }
-    await conn.commit();
-  } catch (error) {
-    await conn.rollback().catch(() => undefined);
-    throw error;
-  } finally {
-    conn.release();
-  }
+  });
   state.meanTurns = rows.length ? turns / rows.length : 0;
   return state;
 }

@@ -25,6 +25,7 @@ import type { InviteStatus } from '../../src/invites/invite-status';
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
 import { INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from '../../src/invites/invites.sql';
 import { LINK_ID_PATTERN, ROOM_LIMITS } from '../../src/room/room.limits';
+import { inTransaction } from './transaction';
 import { HttpError, jsonObject, pool } from './work';
 import type { RowDataPacket } from 'mysql2/promise';
 
@@ -87,28 +88,19 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
     throw new HttpError(409, "this interview's transcript is full");
   }
 
-  const conn = await pool.getConnection();
-  let expiredNow = false;
-  try {
-    await conn.beginTransaction();
+  const expiredNow = await inTransaction(pool, async (conn) => {
     const [states] = await conn.query<RowDataPacket[]>(INVITE_STATE_FOR_UPDATE + ' FOR UPDATE', [linkID]);
     const state = states[0] as { status: InviteStatus; conversation: string; expiresAt: Date | string } | undefined;
     if (!state) throw notFound();
     if (isDue(state.status, state.expiresAt, now)) {
       await conn.query("UPDATE invites SET updated_at = ?, status = 'expired' WHERE link_id = ?", [sqlDate(now), linkID]);
-      expiredNow = true;
-    } else {
-      if (state.status !== 'started') throw wrongStatus(state.status);
-      if ((JSON.parse(state.conversation) as unknown[]).length !== before.length) throw new Changed();
-      await conn.query('UPDATE invites SET updated_at = ?, conversation = ? WHERE link_id = ?', [sqlDate(now), conversation, linkID]);
+      return true;
     }
-    await conn.commit();
-  } catch (error) {
-    await conn.rollback().catch(() => undefined);
-    throw error;
-  } finally {
-    conn.release();
-  }
+    if (state.status !== 'started') throw wrongStatus(state.status);
+    if ((JSON.parse(state.conversation) as unknown[]).length !== before.length) throw new Changed();
+    await conn.query('UPDATE invites SET updated_at = ?, conversation = ? WHERE link_id = ?', [sqlDate(now), conversation, linkID]);
+    return false;
+  });
   if (expiredNow) throw expired();
   return { status: 'started', turns: [answer, question] };
 }

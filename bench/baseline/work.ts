@@ -33,6 +33,7 @@ import { INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../../src/interviews/i
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
 import { INVITE_INSERT_CHUNK, INVITE_KEYS, INVITE_LIST, INVITE_WITH_OWNER_BY_ID, InviteRow, inviteFromRow, inviteInsertSql } from '../../src/invites/invites.sql';
 import { PRODUCT_LIMITS } from '../../src/products/product.limits';
+import { inTransaction } from './transaction';
 import { PRODUCT_BY_ID, PRODUCT_INSERT, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from '../../src/products/products.sql';
 
 export const config = loadConfig(process.env);
@@ -314,22 +315,14 @@ export async function invitesCreateInvites(p: Principal, query: QueryEntries): P
   const now = new Date();
   const at = sqlDate(now);
   const expires = sqlDate(new Date(now.getTime() + days * 86_400_000));
-  const conn = await pool.getConnection();
-  try {
-    await conn.beginTransaction();
+  await inTransaction(pool, async (conn) => {
     for (let start = 0; start < count; start += INVITE_INSERT_CHUNK) {
       const chunk = linkIDs.slice(start, start + INVITE_INSERT_CHUNK);
       const params: (string | null)[] = [];
       for (const linkID of chunk) params.push(linkID, interview.interviewID, interview.productID, orgID, at, at, expires);
       await conn.query(inviteInsertSql(chunk.length), params);
     }
-    await conn.commit();
-  } catch (error) {
-    await conn.rollback().catch(() => undefined);
-    throw error;
-  } finally {
-    conn.release();
-  }
+  });
   const base = config.inviteBaseUrl;
   return linkIDs.map((linkID) => `${base}/${linkID}`);
 }
