@@ -11,10 +11,10 @@ import type { ConversationTurn, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
-import { INVITES_DUE_TO_EXPIRE, INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from './invites.sql';
+import { INVITES_DUE_TO_EXPIRE, INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomContext, RoomInviteRow } from './invites.sql';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
-export interface RoomInvite {
+export interface RoomInvite extends RoomContext {
   linkID: string;
   interviewID: string;
   productID: string;
@@ -25,13 +25,6 @@ export interface RoomInvite {
   completedOn: Date | null;
   expiresAt: Date;
   conversation: ConversationTurn[];
-  interviewName: string;
-  guidelines: string | null;
-  interviewer: string;
-  productName: string;
-  productDesc: string | null;
-  productImage: string | null;
-  productUserID: string | null;
 }
 
 function fromRow(r: RoomInviteRow): RoomInvite {

@@ -67,7 +67,8 @@ export const ROOM_INVITE_BY_ID = `SELECT ${INVITE_COLUMNS},
   p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
   FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
 
-export interface RoomInviteRow extends InviteRow {
+/** What the room reads with an invite: its interview and its product. */
+export interface RoomContext {
   interviewName: string;
   guidelines: string | null;
   interviewer: string;
@@ -76,6 +77,8 @@ export interface RoomInviteRow extends InviteRow {
   productImage: string | null;
   productUserID: string | null;
 }
+
+export interface RoomInviteRow extends InviteRow, RoomContext {}
 
 /** What a change checks before it writes: the row as it is now, locked until the transaction ends on MySQL. */
 export const INVITE_STATE_FOR_UPDATE = 'SELECT status, conversation, expires_on AS expiresAt FROM invites WHERE link_id = ?';
