@@ -1,6 +1,6 @@
 import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform, ValidationError, applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, plainToInstance } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsDefined,
   IsInt,
@@ -19,6 +19,7 @@ import {
 } from 'class-validator';
 import { isHttpUrl } from './http-url';
 import { COMMON_LIMITS } from './limits';
+import { toDtoInstance } from './validation-cache';
 
 /**
  * One set of rules for every input: HTTP bodies and queries (the global pipe) and the domain writes
@@ -44,9 +45,10 @@ export class NoParametersDto {}
 const PLAIN_TYPES = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
 
 /**
- * The global pipe (APP_PIPE): each body and query DTO is built with class-transformer and checked by
- * class-validator with VALIDATOR_OPTIONS, and its problems become one 400 naming the fields. Other
- * parameters (path strings, the principal) pass as they are.
+ * The global pipe (APP_PIPE): each body and query DTO is built as class-transformer builds it and checked
+ * by class-validator with VALIDATOR_OPTIONS, and its problems become one 400 naming the fields. Other
+ * parameters (path strings, the principal) pass as they are. What the two libraries would redo per
+ * request (a class's rules, the copy of a flat input) is kept in validation-cache.ts.
  *
  * Nest's ValidationPipe does the same, plus work for inputs this API cannot receive: it walks every
  * value of every request for sparse arrays, binary values and prototype keys, and wraps primitive
@@ -58,7 +60,7 @@ const PLAIN_TYPES = new Set<unknown>([String, Boolean, Number, Array, Object, Bu
 export class ApiValidationPipe implements PipeTransform {
   async transform(value: unknown, { type, metatype }: ArgumentMetadata): Promise<unknown> {
     if (type === 'custom' || !metatype || PLAIN_TYPES.has(metatype)) return value;
-    const instance = plainToInstance(metatype as new () => object, value ?? {});
+    const instance = toDtoInstance(metatype as new () => object, value ?? {});
     const errors = instance instanceof NoParametersDto ? unknownFields(instance) : await validate(instance, VALIDATOR_OPTIONS);
     if (errors.length > 0) throw new BadRequestException(formatErrors(errors).join('; '));
     return instance;
@@ -77,7 +79,7 @@ function unknownFields(instance: object): ValidationError[] {
  */
 export function validateInput<T extends object>(cls: new () => T, input: T): T {
   if (input instanceof cls) return input;
-  const instance = plainToInstance(cls, input);
+  const instance = toDtoInstance(cls, input);
   const errors = validateSync(instance, VALIDATOR_OPTIONS);
   if (errors.length > 0) throw new BadRequestException(formatErrors(errors).join('; '));
   return instance;
