@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { SqlCondition } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE_SQL } from '../database/column-types';
+import { readRows } from '../database/read-rows';
 import { InterviewNotFoundException } from '../interviews/interviews.errors';
 import { INTERVIEW_BY_ID, INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../interviews/interviews.sql';
 import { InviteNotFoundException } from '../invites/invites.errors';
@@ -34,8 +35,8 @@ export class AccessService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The product, when the caller may see it. */
-  async product(principal: Principal, productID: string, db: EntityManager = this.dataSource.manager): Promise<ProductRow> {
-    const [row]: ProductRow[] = await db.query(PRODUCT_BY_ID, [productID]);
+  async product(principal: Principal, productID: string, db?: EntityManager): Promise<ProductRow> {
+    const [row] = await this.read<ProductRow>(PRODUCT_BY_ID, [productID], db);
     if (!row || !canSee(principal, row)) throw new ProductNotFoundException(productID);
     return row;
   }
@@ -49,14 +50,14 @@ export class AccessService {
     interviewID: string,
     options: { db?: EntityManager; lock?: boolean } = {},
   ): Promise<{ interview: InterviewRow; owner: Owned }> {
-    const db = options.db ?? this.dataSource.manager;
+    const db = options.db;
     if (options.lock) {
-      const [interview]: InterviewRow[] = await db.query(INTERVIEW_BY_ID + FOR_UPDATE_SQL, [interviewID]);
-      const [product]: ProductRow[] = interview ? await db.query(PRODUCT_BY_ID, [interview.productID]) : [];
+      const [interview] = await this.read<InterviewRow>(INTERVIEW_BY_ID + FOR_UPDATE_SQL, [interviewID], db);
+      const [product] = interview ? await this.read<ProductRow>(PRODUCT_BY_ID, [interview.productID], db) : [];
       if (!interview || !product || !canSee(principal, product)) throw new InterviewNotFoundException(interviewID);
       return { interview, owner: product };
     }
-    const [row]: (InterviewRow & Owner)[] = await db.query(INTERVIEW_WITH_OWNER_BY_ID, [interviewID]);
+    const [row] = await this.read<InterviewRow & Owner>(INTERVIEW_WITH_OWNER_BY_ID, [interviewID], db);
     if (!row || !canSee(principal, ownerOf(row))) throw new InterviewNotFoundException(interviewID);
     const { ownerOrgID: _o, ownerUserID: _u, ...interview } = row;
     return { interview, owner: ownerOf(row) };
@@ -64,14 +65,14 @@ export class AccessService {
 
   /** The invite, when the caller may see its product. */
   async invite(principal: Principal, linkID: string): Promise<InviteRow> {
-    const [row]: (InviteRow & Owner)[] = await this.dataSource.query(INVITE_WITH_OWNER_BY_ID, [linkID]);
+    const [row] = await this.read<InviteRow & Owner>(INVITE_WITH_OWNER_BY_ID, [linkID]);
     if (!row || !canSee(principal, ownerOf(row))) throw new InviteNotFoundException(linkID);
     return row;
   }
 
   /** The profile and those of its products the caller may see; 404 when it may see none of them. */
   async profile(principal: Principal, profileID: string): Promise<{ profile: ProfileRow; productIDs: string[] }> {
-    const [profile]: ProfileRow[] = await this.dataSource.query(PROFILE_BY_ID, [profileID]);
+    const [profile] = await this.read<ProfileRow>(PROFILE_BY_ID, [profileID]);
     const productIDs = profile ? ((await this.visibleProductsOfProfiles(principal, [profileID])).get(profileID) ?? []) : [];
     if (!profile || productIDs.length === 0) throw new ProfileNotFoundException(profileID);
     return { profile, productIDs };
@@ -84,7 +85,7 @@ export class AccessService {
     for (let i = 0; i < profileIDs.length; i += IN_CHUNK) {
       const ids = profileIDs.slice(i, i + IN_CHUNK);
       const sql = `${PROFILE_PRODUCTS} WHERE pp.profile_id IN (${ids.map(() => '?').join(', ')})${scope ? ` AND ${scope.sql}` : ''}${PROFILE_PRODUCTS_ORDER}`;
-      const rows: { profileID: string; productID: string }[] = await this.dataSource.query(sql, [...ids, ...(scope?.params ?? [])]);
+      const rows = await this.read<{ profileID: string; productID: string }>(sql, [...ids, ...(scope?.params ?? [])]);
       for (const row of rows) {
         const list = out.get(row.profileID);
         if (list) list.push(row.productID);
@@ -96,14 +97,14 @@ export class AccessService {
 
   /** The webhook endpoint, when the caller may see it: owned like a product, by its orgID and userID. */
   async webhook(principal: Principal, webhookID: string): Promise<WebhookRow> {
-    const [row]: WebhookRow[] = await this.dataSource.query(WEBHOOK_BY_ID, [webhookID]);
+    const [row] = await this.read<WebhookRow>(WEBHOOK_BY_ID, [webhookID]);
     if (!row || !canSee(principal, row)) throw new WebhookNotFoundException(webhookID);
     return row;
   }
 
   /** The delivery and its endpoint's status, when the caller may see the endpoint. */
   async delivery(principal: Principal, deliveryID: string): Promise<DeliveryRow & { webhookStatus: WebhookStatus }> {
-    const [row]: (DeliveryRow & Owner & { webhookStatus: WebhookStatus })[] = await this.dataSource.query(DELIVERY_WITH_OWNER_BY_ID, [deliveryID]);
+    const [row] = await this.read<DeliveryRow & Owner & { webhookStatus: WebhookStatus }>(DELIVERY_WITH_OWNER_BY_ID, [deliveryID]);
     if (!row || !canSee(principal, ownerOf(row))) throw new DeliveryNotFoundException(deliveryID);
     const { ownerOrgID: _o, ownerUserID: _u, ...delivery } = row;
     return delivery;
@@ -113,10 +114,10 @@ export class AccessService {
    * The active webhook endpoints whose owner can see at least one of these products: who receives an
    * event about them. An endpoint sees as a token with its orgID and userID would, never as an admin.
    */
-  async endpointsSeeing(products: readonly Owned[], db: EntityManager = this.dataSource.manager): Promise<EndpointRow[]> {
+  async endpointsSeeing(products: readonly Owned[], db?: EntityManager): Promise<EndpointRow[]> {
     const scope = viewersOfSql(products, 'w');
     if (scope.params.length === 0) return [];
-    return db.query(ACTIVE_ENDPOINTS + scope.sql, scope.params);
+    return this.read<EndpointRow>(ACTIVE_ENDPOINTS + scope.sql, scope.params, db);
   }
 
   /** Whether an endpoint's owner can see this product (for the productIDs an event shows it). */
@@ -140,5 +141,10 @@ export class AccessService {
    */
   listScope(principal: Principal, ownedAlias: string): SqlCondition | undefined {
     return productScopeSql(principal, ownedAlias);
+  }
+
+  /** Every lookup's query: on the transaction's manager when given one (see read-rows.ts). */
+  private read<T>(sql: string, params: unknown[], db?: EntityManager): Promise<T[]> {
+    return readRows<T>(this.dataSource, sql, params, db);
   }
 }
