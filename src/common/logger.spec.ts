@@ -91,6 +91,11 @@ describe(ServiceLogger.name, () => {
     expect(JSON.parse(ours)).toEqual({ level: 'log', pid: process.pid, timestamp: expect.any(Number), message: record, context: 'HTTP' });
   });
 
+  it('writes no request line when info is not logged (LOG_LEVEL=warn)', () => {
+    expect(captureStdout(() => new ServiceLogger({ json: true, logLevels: ['fatal', 'error', 'warn'] }).log(record, 'HTTP'))).toBe('');
+    expect(captureStdout(() => new ServiceLogger({ json: true, logLevels: ['fatal', 'error', 'warn', 'log'] }).log(record, 'HTTP'))).toContain('"msg":"request"');
+  });
+
   it('writes the request lines of one turn of the event loop in one write, in order, when the turn ends', async () => {
     const write = process.stdout.write;
     const writes: string[] = [];

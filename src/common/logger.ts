@@ -84,8 +84,23 @@ export function flushLogLines(): void {
 export class ServiceLogger extends ConsoleLogger {
   override log(message: unknown, ...rest: unknown[]): void {
     const context = rest[rest.length - 1];
-    if (typeof context === 'string' && STARTUP_CONTEXTS.has(context)) this.debug(message, ...rest);
-    else super.log(message, ...rest);
+    if (typeof context === 'string' && STARTUP_CONTEXTS.has(context)) return this.debug(message, ...rest);
+    // The request line (a flat record and its context, once per request) is written here at once:
+    // ConsoleLogger.log would first sort its arguments and look each one over for errors to print.
+    if (rest.length === 1 && typeof context === 'string' && this.writesFlatLines() && isFlatRecord(message)) {
+      if (this.isLevelEnabled('log')) this.pushLine(message, { context, logLevel: 'log' });
+      return;
+    }
+    super.log(message, ...rest);
+  }
+
+  /** JSON lines to stdout with nothing to colour, redact or hand to console.log. */
+  private writesFlatLines(): boolean {
+    return this.options.json === true && !this.options.colors && !this.options.forceConsole && !this.options.redact;
+  }
+
+  private pushLine(message: unknown, options: JsonOptions): void {
+    stdoutLines.push(`${JSON.stringify(this.getJsonLogObject(message, options))}\n`);
   }
 
   /**
@@ -96,11 +111,11 @@ export class ServiceLogger extends ConsoleLogger {
    */
   protected override printAsJson(message: unknown, options: JsonOptions): void {
     const stream = options.writeStreamType ?? 'stdout';
-    if (stream !== 'stdout' || !isFlatRecord(message) || options.errorStack !== undefined || options.error || options.params || this.options.forceConsole || this.options.colors) {
+    if (stream !== 'stdout' || !this.writesFlatLines() || !isFlatRecord(message) || options.errorStack !== undefined || options.error || options.params) {
       stdoutLines.flush();
       return super.printAsJson(message, options);
     }
-    stdoutLines.push(`${JSON.stringify(this.getJsonLogObject(message, options))}\n`);
+    this.pushLine(message, options);
   }
 }
 

@@ -19,9 +19,9 @@ export class RequestContextMiddleware implements NestMiddleware {
     const given = req.headers['x-request-id'];
     req.id = typeof given === 'string' && CLIENT_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', req.id);
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     res.on('finish', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const durationMs = performance.now() - started;
       this.logger.log({
         msg: 'request',
         requestId: req.id,
