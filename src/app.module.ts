@@ -58,6 +58,8 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpPipelineMiddleware).forRoutes('*path');
+    // Mounted on "/", which Express matches as a prefix of every path without a pattern; "*path" would
+    // have the router run a pattern and decode a wildcard parameter on every request.
+    consumer.apply(HttpPipelineMiddleware).forRoutes('/');
   }
 }

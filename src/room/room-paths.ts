@@ -7,12 +7,18 @@ const ROOM = /^\/i\/([^/?]+)(\/[^?]*)?/;
 
 /** The path of a request, without its query string. */
 export function pathOf(url: string | undefined): string {
-  return (url ?? '').split('?', 1)[0];
+  const text = url ?? '';
+  const query = text.indexOf('?');
+  return query < 0 ? text : text.slice(0, query);
 }
+
+/** Every room path starts so; anything else (all of /v1) needs no pattern run. */
+const isRoomPath = (path: string): boolean => path.startsWith('/i/');
 
 /** The linkID segment of a room path, or undefined for any other path. */
 export function roomLinkOf(url: string | undefined): string | undefined {
-  return ROOM.exec(pathOf(url))?.[1];
+  const path = pathOf(url);
+  return isRoomPath(path) ? ROOM.exec(path)?.[1] : undefined;
 }
 
 /** The room's HTML page itself (GET /i/{linkID}), as opposed to its JSON API. */
@@ -23,5 +29,6 @@ export function isRoomPage(url: string | undefined): boolean {
 
 /** The path as logged: the linkID (the interviewee's credential) replaced, the query string dropped. */
 export function loggedPath(url: string | undefined): string {
-  return pathOf(url).replace(ROOM, (_all, _link: string, rest: string | undefined) => `/i/:linkID${rest ?? ''}`);
+  const path = pathOf(url);
+  return isRoomPath(path) ? path.replace(ROOM, (_all, _link: string, rest: string | undefined) => `/i/:linkID${rest ?? ''}`) : path;
 }
