@@ -57,6 +57,8 @@ export const pool: Pool = createPool({
   enableKeepAlive: true,
   maxIdle: db.poolSize,
   idleTimeout: 60_000,
+  // As the service (data-source-options.ts): no stack captured per query for the errors' sake.
+  trace: false,
 });
 
 export class HttpError extends Error {
