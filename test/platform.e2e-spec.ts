@@ -103,7 +103,12 @@ describe('Authentication, envelope and platform routes', () => {
     });
 
     it('answers unknown routes with 404 in the error shape', async () => {
-      expectError(await t.http.get('/v1/nothing/here').set(bearer(admin)), 404);
+      const unknown = await t.http.get('/v1/nothing/here').set(bearer(admin));
+      expectError(unknown, 404);
+      // The pipeline (request id, security headers, rate limit) runs for every path, a route or not.
+      expect(unknown.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(unknown.headers['x-content-type-options']).toBe('nosniff');
+      expect(unknown.headers['ratelimit-limit']).toMatch(/^\d+$/);
       expectError(await t.http.delete('/v1/products/getOne').set(bearer(admin)), 404);
     });
   });
