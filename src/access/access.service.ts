@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { SqlCondition } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE_SQL } from '../database/column-types';
-import { readRows } from '../database/read-rows';
+import { runSql } from '../database/run-sql';
 import { InterviewNotFoundException } from '../interviews/interviews.errors';
 import { INTERVIEW_BY_ID, INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../interviews/interviews.sql';
 import { InviteNotFoundException } from '../invites/invites.errors';
@@ -143,8 +143,8 @@ export class AccessService {
     return productScopeSql(principal, ownedAlias);
   }
 
-  /** Every lookup's query: on the transaction's manager when given one (see read-rows.ts). */
+  /** Every lookup's query: on the transaction's manager when given one (see run-sql.ts). */
   private read<T>(sql: string, params: unknown[], db?: EntityManager): Promise<T[]> {
-    return readRows<T>(this.dataSource, sql, params, db);
+    return runSql<T[]>(this.dataSource, sql, params, db);
   }
 }

@@ -7,6 +7,7 @@ import { MissingOneOfException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
 import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
 import { rawDate, sqlDate } from '../database/column-types';
+import { runSql } from '../database/run-sql';
 import { CreateProductDto } from './dto/create-product.dto';
 import { ProductDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/product-queries.dto';
@@ -35,7 +36,7 @@ export class ProductsService {
     const now = new Date();
     const productID = uuidv7(now.getTime());
     const at = sqlDate(now);
-    await this.products.query(PRODUCT_INSERT, [productID, dto.name, dto.desc ?? null, owner.orgID, owner.userID, dto.url ?? null, dto.imageLink ?? null, at, at]);
+    await runSql(this.products.manager.connection, PRODUCT_INSERT, [productID, dto.name, dto.desc ?? null, owner.orgID, owner.userID, dto.url ?? null, dto.imageLink ?? null, at, at]);
     return { productID };
   }
 
