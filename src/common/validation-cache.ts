@@ -23,7 +23,7 @@ const copiesAsIs = new Map<Target, boolean>();
 /**
  * class-validator looks a class's rules up on every validate(): it tests the class against every class
  * it knows (an `instanceof` each, for inherited rules), filters, and groups the rules by property. On
- * a one-field query that was a third of validating it. The answer depends only on the class and the
+ * a one-field query that was a quarter of validating it. The answer depends only on the class and the
  * options, and rules are only added (by decorators, when a class is defined), so it is kept per class
  * and options and dropped whenever a rule is added.
  */
