@@ -66,11 +66,11 @@ memoizeRuleLookups(getMetadataStorage());
 function hasNoTransforms(cls: Target): boolean {
   let plain = copiesAsIs.get(cls);
   if (plain === undefined) {
-    const properties = Object.keys(getMetadataStorage().groupByPropertyName(getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false)));
+    const rules = getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false);
     plain =
       defaultMetadataStorage.getExposedMetadatas(cls).length === 0 &&
       defaultMetadataStorage.getExcludedMetadatas(cls).length === 0 &&
-      properties.every((p) => !defaultMetadataStorage.findTypeMetadata(cls, p) && defaultMetadataStorage.findTransformMetadatas(cls, p, TransformationType.PLAIN_TO_CLASS).length === 0);
+      rules.every(({ propertyName: p }) => !defaultMetadataStorage.findTypeMetadata(cls, p) && defaultMetadataStorage.findTransformMetadatas(cls, p, TransformationType.PLAIN_TO_CLASS).length === 0);
     copiesAsIs.set(cls, plain);
   }
   return plain;

@@ -1,7 +1,7 @@
 /**
  * The product reads, and the insert, in plain SQL: the hottest paths, where TypeORM's query builder
- * cost more CPU than the query. '?' placeholders and backticks work on mysql2 and better-sqlite3 alike. The benchmark's
- * baseline runs these same texts.
+ * cost more CPU than the query. '?' placeholders and backticks work on mysql2 and better-sqlite3
+ * alike. The benchmark's baseline runs these same texts.
  */
 export const PRODUCT_COLUMNS =
   'p.id AS productID, p.name AS name, p.description AS `desc`, p.org_id AS orgID, p.user_id AS userID, p.url AS url, p.image_link AS imageLink';
