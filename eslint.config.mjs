@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   // The interview room's script runs in browsers as a classic script (no build step).
   { files: ['src/room/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: globals.browser } },
-  { files: ['scripts/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  { files: ['scripts/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: globals.node }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
