@@ -11,19 +11,26 @@ async function bootstrap(): Promise<void> {
   const config = app.get(AppConfig);
   await app.listen(config.port);
   const logger = new Logger('Bootstrap');
-  logger.log({ msg: 'listening', port: config.port, database: config.database.kind, docs: `http://localhost:${config.port}/docs` });
+  const database = config.database.kind === 'sqlite' ? 'sqlite' : config.database.flavor;
+  logger.log({ msg: 'listening', port: config.port, database, docs: `http://localhost:${config.port}/docs` });
   stopOnSignals(app, config, logger);
 
-  // A fresh embedded database gets one admin token, printed once, so a newcomer can explore.
+  // Nobody can call the API without a token: say how to get one. A fresh embedded database gets one admin
+  // token, printed once, so that a newcomer can explore straight away.
+  const tokens = app.get(TokensService);
+  if ((await tokens.count()) > 0) return;
   if (config.database.kind === 'sqlite') {
-    const tokens = app.get(TokensService);
-    if ((await tokens.count()) === 0) {
-      const { token } = await tokens.create({ isAdmin: true, name: 'first-run admin' });
-      process.stdout.write(
-        `\nFirst run on a fresh embedded database: an admin token to explore with (shown only this once):\n\n  ${token}\n\n` +
-          `Open http://localhost:${config.port}/docs, press Authorize and paste it.\n\n`,
-      );
-    }
+    const { token } = await tokens.create({ isAdmin: true, name: 'first-run admin' });
+    process.stdout.write(
+      `\nFirst run on a fresh embedded database: an admin token to explore with (shown only this once):\n\n  ${token}\n\n` +
+        `Open http://localhost:${config.port}/docs, press Authorize and paste it.\n\n`,
+    );
+  } else {
+    process.stdout.write(
+      '\nThis database has no API token yet, so no request to /v1 can succeed. Create an admin token with the same DATABASE_URL:\n\n' +
+        '  npm run token -- create --admin\n\n' +
+        `It is printed once; open http://localhost:${config.port}/docs, press Authorize and paste it.\n\n`,
+    );
   }
 }
 

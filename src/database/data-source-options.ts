@@ -29,7 +29,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
     synchronize: false,
     // Not 'error': TypeORM would print failed SQL with its parameters (linkIDs among them) through
     // console.log, past LOG_LEVEL. Failures reach the exception filter, which logs them without parameters.
-    logging: ['warn' as const, 'migration' as const],
+    // Not 'migration' either: the app logs what its migrations did itself (DatabaseModule).
+    logging: ['warn' as const],
   };
   const db = config.database;
   if (db.kind === 'mysql') {

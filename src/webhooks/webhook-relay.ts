@@ -50,6 +50,11 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
+    if (this.config.webhooks.allowLocal) {
+      this.logger.warn({
+        msg: 'WEBHOOK_ALLOW_LOCAL is on: webhooks may be sent over http and to loopback, private and link-local addresses. For development and tests only; never in production.',
+      });
+    }
     this.stopped = false;
     this.unsubscribe = this.outbox.onWritten(() => this.wake());
     this.poller = setInterval(() => this.wake(), RELAY.pollMs);
