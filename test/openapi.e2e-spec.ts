@@ -105,6 +105,67 @@ describe('The OpenAPI document', () => {
     expect(prefilled).toEqual([]);
   });
 
+  it('pre-fills no identifier in Swagger UI, and says where to get each required one', async () => {
+    const doc = (await t.http.get('/docs-json')).body;
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries<Record<string, { parameters?: { name: string; in: string; required?: boolean; description?: string; example?: unknown; schema?: { example?: unknown } }[] }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const p of op.parameters ?? []) {
+          if (!/ID$/.test(p.name) || p.in === 'path') continue;
+          ids.push(`${method} ${path} ${p.name}`);
+          expect({ at: `${method} ${path} ${p.name}`, example: p.example ?? p.schema?.example }).toEqual({ at: `${method} ${path} ${p.name}`, example: undefined });
+          if (p.required) expect({ at: `${method} ${path} ${p.name}`, description: p.description }).toEqual({ at: `${method} ${path} ${p.name}`, description: expect.stringMatching(/from [a-z]+\/[a-zA-Z]+/) });
+        }
+      }
+    }
+    expect(ids).toContain('get /v1/products/getOne productID');
+  });
+
+  it('lists as required every field a response always carries (null or not), so strict generated clients need no undefined', async () => {
+    const doc = (await t.http.get('/docs-json')).body;
+    const schemas: Record<string, unknown> = doc.components.schemas;
+    // Every object schema a response can reach (inline, or through $ref); request bodies have optional fields on purpose.
+    const seen = new Set<string>();
+    const optional: string[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const schema = node as { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
+      if (typeof schema.$ref === 'string') {
+        const name = schema.$ref.replace('#/components/schemas/', '');
+        if (!seen.has(name)) {
+          seen.add(name);
+          visit(schemas[name], name);
+        }
+        return;
+      }
+      for (const prop of Object.keys(schema.properties ?? {})) if (!(schema.required ?? []).includes(prop)) optional.push(`${at}.${prop}`);
+      for (const [key, value] of Object.entries(schema)) visit(value, key === 'properties' || key === 'items' ? at : `${at}.${key}`);
+    };
+    for (const [path, item] of Object.entries<Record<string, { responses: unknown }>>(doc.paths)) for (const [method, op] of Object.entries(item)) visit(op.responses, `${method} ${path}`);
+    expect([...seen]).toEqual(expect.arrayContaining(['InviteDto', 'WebhookDto', 'ErrorResponseDto']));
+    expect(optional).toEqual([]);
+  });
+
+  it('shows, for each error status of each route, an example with that status and a message of its own', async () => {
+    const doc = (await t.http.get('/docs-json')).body;
+    const byStatus = new Map<string, Set<string>>();
+    for (const [path, item] of Object.entries<Record<string, { responses: Record<string, { content?: Record<string, { example?: { error: number; message: string } }> }> }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) < 400 || !response.content?.['application/json']) continue;
+          const example = response.content['application/json'].example;
+          expect({ at: `${method} ${path} ${status}`, example }).toEqual({ at: `${method} ${path} ${status}`, example: { error: Number(status), message: expect.any(String) } });
+          byStatus.set(status, (byStatus.get(status) ?? new Set()).add(example!.message));
+        }
+      }
+    }
+    // Every status says something different; 404s name what was not found.
+    const firsts = [...byStatus.values()].map((messages) => [...messages][0]);
+    expect(new Set(firsts).size).toBe(firsts.length);
+    expect([...byStatus.get('404')!]).toEqual(expect.arrayContaining([expect.stringMatching(/^product "/), expect.stringMatching(/^invite "/), expect.stringMatching(/^webhook "/)]));
+    expect(doc.paths['/v1/products/getOne'].get.responses['401'].content['application/json'].example.message).toMatch(/Authorization/);
+  });
+
   it('is what the response validator checks every e2e response against, and the validator bites', async () => {
     const sut = new OpenApiResponseValidator(buildOpenApiDocument(t.app) as never);
     sut.check('GET', '/v1/products/getOne?productID=x', 200, 'application/json', { result: { productID: 'x' } });

@@ -44,25 +44,56 @@ export function ApiResult(
   );
 }
 
-/** The error statuses a route can answer, each with the `{error, message}` schema (and 401 for the bearer token). */
-export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
-  return errorResponses([...statuses, 401]);
+/** An error a route can answer, with the message its example shows when the default below does not fit the route. */
+export interface ErrorCase {
+  status: number;
+  message: string;
+}
+
+/** What each status's example says, unless the route gives its own (404, 403 and 409 usually do). */
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'unknown field "nmae" is not allowed',
+  401: 'missing Authorization header: send "Authorization: Bearer <token>"',
+  403: 'the record would not be visible to this token afterwards; a token may only write within its own organization or user',
+  404: 'record "019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b" not found',
+  409: 'conflicts with a stored record',
+  413: 'request body is too large',
+  415: 'Content-Type must be application/json',
+  422: 'this Idempotency-Key was already used with different parameters',
+  429: 'rate limit of 600 requests per 60 s exceeded; retry after 12 s',
+  500: 'internal server error',
+  503: 'database unavailable, try again shortly',
+};
+
+/** A route's own example for one status: `ApiErrors(400, errorCase(404, 'product "…" not found'))`. */
+export function errorCase(status: number, message: string): ErrorCase {
+  return { status, message };
+}
+
+/** The error statuses a route can answer, each with the `{error, message}` schema and an example (and 401 for the bearer token). */
+export function ApiErrors(...cases: (number | ErrorCase)[]): MethodDecorator & ClassDecorator {
+  return errorResponses([...cases, 401]);
 }
 
 /** The same for a route that needs no token (the interview room): no 401. */
-export function ApiPublicErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
-  return errorResponses(statuses);
+export function ApiPublicErrors(...cases: (number | ErrorCase)[]): MethodDecorator & ClassDecorator {
+  return errorResponses(cases);
 }
 
-function errorResponses(statuses: number[]): MethodDecorator & ClassDecorator {
-  const all = [...new Set([...statuses, 429, 500, 503])].sort();
+function errorResponses(cases: (number | ErrorCase)[]): MethodDecorator & ClassDecorator {
+  const messages = new Map<number, string>();
+  for (const c of [...cases, 429, 500, 503]) {
+    const { status, message } = typeof c === 'number' ? { status: c, message: DEFAULT_MESSAGES[c] ?? 'error' } : c;
+    if (typeof c !== 'number' || !messages.has(status)) messages.set(status, message);
+  }
   return applyDecorators(
     ApiExtraModels(ErrorResponseDto),
-    ...all.map((status) =>
+    ...[...messages].sort(([a], [b]) => a - b).map(([status, message]) =>
       ApiResponse({
         status,
         description: ERROR_TEXT[status] ?? 'Error',
-        schema: { $ref: getSchemaPath(ErrorResponseDto) },
+        type: ErrorResponseDto,
+        example: { error: status, message },
       }),
     ),
   );

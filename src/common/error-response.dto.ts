@@ -2,9 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** The body of every error response. `error` equals the HTTP status code. */
 export class ErrorResponseDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 400, maximum: 599, example: 404, description: 'Equals the HTTP status code' })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 400, maximum: 599, description: 'Equals the HTTP status code' })
   error: number;
 
-  @ApiProperty({ maxLength: 1000, example: 'product not found', description: 'Readable description of what went wrong' })
+  @ApiProperty({ maxLength: 1000, description: 'Readable description of what went wrong' })
   message: string;
 }

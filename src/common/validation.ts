@@ -207,9 +207,12 @@ export function RequiredUrl(description: string, example: string): PropertyDecor
   );
 }
 
-/** A record identifier in a query or body: required, a single string. */
-export function RequiredId(description: string, example: string): PropertyDecorator {
-  return RequiredText({ description, example, max: COMMON_LIMITS.idInput });
+/**
+ * A record identifier in a query or body: required, a single string. No example: Swagger UI would
+ * pre-fill it, and an id that exists nowhere only answers 404; the description says where to get one.
+ */
+export function RequiredId(description: string): PropertyDecorator {
+  return RequiredText({ description, max: COMMON_LIMITS.idInput });
 }
 
 /**

@@ -1,9 +1,9 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator';
-import { ErrorResponseDto } from '../common/error-response.dto';
+import { ApiPublicErrors, errorCase } from '../common/api-responses';
 import { ServingState } from './serving-state';
 
 @ApiTags('health')
@@ -26,12 +26,13 @@ export class HealthController {
     description: 'The database is reachable',
     schema: {
       type: 'object',
-      properties: { result: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } } } },
+      required: ['result'],
+      properties: {
+        result: { type: 'object', required: ['status', 'database'], properties: { status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } } },
+      },
     },
   })
-  @ApiServiceUnavailableResponse({ description: 'The database is unreachable, or the process is shutting down', type: ErrorResponseDto })
-  @ApiResponse({ status: 429, description: 'Too many probes from one address (see Retry-After)', type: ErrorResponseDto })
-  @ApiResponse({ status: 500, description: 'Unexpected error', type: ErrorResponseDto })
+  @ApiPublicErrors(errorCase(503, 'database unavailable'))
   async check(): Promise<{ status: 'ok'; database: 'up' }> {
     if (this.serving.draining) throw new ServiceUnavailableException('shutting down');
     try {

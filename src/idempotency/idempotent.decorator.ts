@@ -1,6 +1,6 @@
 import { ExecutionContext, applyDecorators, createParamDecorator } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { IDEMPOTENCY_KEY_MAX } from './idempotency-record.entity';
@@ -44,7 +44,17 @@ export function Idempotent(): MethodDecorator {
         '(same status and body, header Idempotent-Replayed: true) and creates nothing. Different parameters: 422. First request still running: 409.',
       schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX },
     }),
-    ApiResponse({ status: 409, description: 'A request with this Idempotency-Key is still in progress', schema: { $ref: getSchemaPath(ErrorResponseDto) } }),
-    ApiResponse({ status: 422, description: 'The Idempotency-Key was used with different parameters', schema: { $ref: getSchemaPath(ErrorResponseDto) } }),
+    ApiResponse({
+      status: 409,
+      description: 'A request with this Idempotency-Key is still in progress',
+      type: ErrorResponseDto,
+      example: { error: 409, message: 'a request with this Idempotency-Key is still in progress; retry later' },
+    }),
+    ApiResponse({
+      status: 422,
+      description: 'The Idempotency-Key was used with different parameters',
+      type: ErrorResponseDto,
+      example: { error: 422, message: 'this Idempotency-Key was already used with different parameters' },
+    }),
   );
 }

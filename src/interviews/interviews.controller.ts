@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { ApiErrors, ApiResult } from '../common/api-responses';
+import { ApiErrors, ApiResult, errorCase } from '../common/api-responses';
 import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
 import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
@@ -11,6 +11,9 @@ import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-qu
 import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto } from './dto/interview.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { InterviewsService } from './interviews.service';
+
+const NOT_FOUND = errorCase(404, 'interview "019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90" not found');
+const PRODUCT_NOT_FOUND = errorCase(404, 'product "019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b" not found');
 
 @ApiTags('interviews')
 @ApiBearerAuth()
@@ -31,11 +34,19 @@ export class InterviewsController {
   @ApiBody({
     type: CreateInterviewDto,
     examples: {
-      minimal: { summary: 'An interview about a product', value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', interviewName: 'Onboarding friction, Q4' } },
+      questions: {
+        summary: 'An interview with two questions (only lines ending with ? are asked)',
+        value: {
+          productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b',
+          interviewName: 'Onboarding friction, Q4',
+          guidelines: 'Goal: onboarding friction (a note: not asked)\n1. How did you first hear about the product?\n2. What almost made you give up?',
+        },
+      },
+      minimal: { summary: 'An interview about a product (the built-in interviewer asks its general questions)', value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', interviewName: 'Onboarding friction, Q4' } },
     },
   })
   @ApiResult(InterviewIdResultDto, { status: 201, description: 'The new interview\'s identifier' })
-  @ApiErrors(400, 404, 413, 415)
+  @ApiErrors(400, PRODUCT_NOT_FOUND, 413, 415)
   addOne(@Body() dto: CreateInterviewDto, @CurrentPrincipal() principal: Principal, @IdempotencyKey() once: IdempotentCall | undefined) {
     return this.idempotency.run(once, () => this.interviews.create(dto, principal));
   }
@@ -52,7 +63,7 @@ export class InterviewsController {
     examples: { rename: { summary: 'Rename an interview (every field left out stays as it is)', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', interviewName: 'Onboarding friction, Q1' } } },
   })
   @ApiResult(InterviewUpdatedDto, { description: 'The interview was updated' })
-  @ApiErrors(400, 404, 409, 413, 415)
+  @ApiErrors(400, NOT_FOUND, errorCase(409, 'interview "019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90" already has invites and cannot move to another product'), 413, 415)
   updateOne(@Body() dto: UpdateInterviewDto, @CurrentPrincipal() principal: Principal) {
     return this.interviews.update(dto, principal);
   }
@@ -60,7 +71,7 @@ export class InterviewsController {
   @Get('getOne')
   @ApiOperation({ summary: 'Return one interview', description: 'Every Interview field, null where unset. 404 when unknown or its product is not visible.' })
   @ApiResult(InterviewDto, { description: 'The interview' })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, NOT_FOUND)
   getOne(@Query() query: GetInterviewQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.interviews.getOne(query.interviewID, principal);
   }
@@ -68,7 +79,7 @@ export class InterviewsController {
   @Get('getList')
   @ApiOperation({ summary: 'Return interviews of a product', description: 'Oldest first, ties by interviewID. 404 when the product is unknown or not visible.' })
   @Paginated(InterviewDto, 'The product\'s interviews, oldest first')
-  @ApiErrors(400, 404)
+  @ApiErrors(400, PRODUCT_NOT_FOUND)
   getList(@Query() query: ListInterviewsQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.interviews.list(query, principal);
   }

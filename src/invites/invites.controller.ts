@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { ApiErrors, ApiResult } from '../common/api-responses';
+import { ApiErrors, ApiResult, errorCase } from '../common/api-responses';
 import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
 import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
@@ -10,6 +10,9 @@ import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
 import { INVITE_LIMITS } from './invite.limits';
 import { InvitesService } from './invites.service';
+
+const NOT_FOUND = errorCase(404, 'invite "q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4" not found');
+const INTERVIEW_NOT_FOUND = errorCase(404, 'interview "019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90" not found');
 
 @ApiTags('invites')
 @ApiBearerAuth()
@@ -33,7 +36,7 @@ export class InvitesController {
     { type: 'string', format: 'uri', maxLength: 2200, example: 'http://localhost:3000/i/q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' },
     { isArray: true, maxItems: INVITE_LIMITS.perRequestCeiling, description: 'The invite URLs, `count` of them' },
   )
-  @ApiErrors(400, 403, 404)
+  @ApiErrors(400, errorCase(403, 'an invite of another organization would not be visible to this token afterwards; a token may only write within its own organization or user'), INTERVIEW_NOT_FOUND)
   createInvites(@Query() query: CreateInvitesQueryDto, @CurrentPrincipal() principal: Principal, @IdempotencyKey() once: IdempotentCall | undefined) {
     return this.idempotency.run(once, () => this.invites.createInvites(query, principal));
   }
@@ -41,7 +44,7 @@ export class InvitesController {
   @Get('getOne')
   @ApiOperation({ summary: 'Return one invite', description: 'Every Invite field; userInfo is null until known; conversation is [] for a new invite. 404 when unknown or not visible.' })
   @ApiResult(InviteDto, { description: 'The invite' })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, NOT_FOUND)
   getOne(@Query() query: GetInviteQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.invites.getOne(query.linkID, principal);
   }
@@ -52,7 +55,7 @@ export class InvitesController {
     description: 'At least one filter; both combine with AND. 404 when a named interview or product is unknown or not visible. Oldest first, ties by linkID.',
   })
   @Paginated(InviteDto, 'The matching invites, oldest first')
-  @ApiErrors(400, 404)
+  @ApiErrors(400, INTERVIEW_NOT_FOUND)
   getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.invites.list(query, principal);
   }

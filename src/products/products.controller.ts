@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { ApiErrors, ApiResult } from '../common/api-responses';
+import { ApiErrors, ApiResult, errorCase } from '../common/api-responses';
 import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
 import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
@@ -11,6 +11,9 @@ import { GetProductQueryDto, ListProductsQueryDto } from './dto/product-queries.
 import { ProductDto, ProductIdResultDto, ProductUpdatedDto } from './dto/product.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
 import { ProductsService } from './products.service';
+
+const NOT_FOUND = errorCase(404, 'product "019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b" not found');
+const OUT_OF_SCOPE = errorCase(403, 'the product would not be visible to this token afterwards; a token may only write within its own organization or user');
 
 @ApiTags('products')
 @ApiBearerAuth()
@@ -37,7 +40,7 @@ export class ProductsController {
     },
   })
   @ApiResult(ProductIdResultDto, { status: 201, description: 'The new product\'s identifier' })
-  @ApiErrors(400, 403, 413, 415)
+  @ApiErrors(400, OUT_OF_SCOPE, 413, 415)
   addOne(@Body() dto: CreateProductDto, @CurrentPrincipal() principal: Principal, @IdempotencyKey() once: IdempotentCall | undefined) {
     return this.idempotency.run(once, () => this.products.create(dto, principal));
   }
@@ -53,7 +56,7 @@ export class ProductsController {
     examples: { rename: { summary: 'Rename a product (every field left out stays as it is)', value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', name: 'Acme Notes 2' } } },
   })
   @ApiResult(ProductUpdatedDto, { description: 'The product was updated' })
-  @ApiErrors(400, 403, 404, 413, 415)
+  @ApiErrors(400, OUT_OF_SCOPE, NOT_FOUND, 413, 415)
   updateOne(@Body() dto: UpdateProductDto, @CurrentPrincipal() principal: Principal) {
     return this.products.update(dto, principal);
   }
@@ -61,7 +64,7 @@ export class ProductsController {
   @Get('getOne')
   @ApiOperation({ summary: 'Return one product', description: 'Every Product field, null where unset. 404 when unknown or not visible to the caller.' })
   @ApiResult(ProductDto, { description: 'The product' })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, NOT_FOUND)
   getOne(@Query() query: GetProductQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.products.getOne(query.productID, principal);
   }

@@ -1,15 +1,19 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
-import { ApiPublicErrors, ApiResult } from '../common/api-responses';
+import { ApiPublicErrors, ApiResult, errorCase } from '../common/api-responses';
 import { NoParametersDto } from '../common/validation';
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ReplyResultDto, SessionDto } from './dto/session.dto';
 import { LinkIdPipe } from './link-id.pipe';
+import { RoomNotFoundException } from './room.errors';
 import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
 
 export const ROOM_TAG = 'interview room';
+
+const NOT_FOUND = errorCase(404, new RoomNotFoundException().message);
+const WRONG_STATE = errorCase(409, 'this interview is completed; that needs it started');
 
 /**
  * The interview room's JSON API, for the room's own page and for any front end a team builds: the
@@ -30,7 +34,7 @@ export class RoomController {
       'the interviewer\'s configuration, or anything of another invite. A pending or started invite past expires_on answers as expired.',
   })
   @ApiResult(SessionDto, { description: 'The session' })
-  @ApiPublicErrors(404)
+  @ApiPublicErrors(NOT_FOUND)
   session(@Param('linkID', LinkIdPipe) linkID: string) {
     return this.room.session(linkID);
   }
@@ -44,7 +48,7 @@ export class RoomController {
       `and appends the interviewer's opening. consent must be true (400). Not pending: 409 naming the status. Bodies over ${ROOM_LIMITS.bodyBytes / 1024} KB: 413.`,
   })
   @ApiResult(SessionDto, { description: 'The session, started' })
-  @ApiPublicErrors(400, 404, 409, 413, 415)
+  @ApiPublicErrors(400, NOT_FOUND, WRONG_STATE, 413, 415)
   start(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: StartInterviewDto) {
     return this.room.start(linkID, dto);
   }
@@ -58,7 +62,7 @@ export class RoomController {
       'completes the invite and updates the interviewee\'s profile (status completed). Not started (or expired): 409. Answers to one link are handled one at a time, never interleaved.',
   })
   @ApiResult(ReplyResultDto, { description: 'The two new turns' })
-  @ApiPublicErrors(400, 404, 409, 413, 415)
+  @ApiPublicErrors(400, NOT_FOUND, WRONG_STATE, 413, 415)
   reply(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: ReplyDto) {
     return this.room.reply(linkID, dto);
   }
@@ -70,7 +74,7 @@ export class RoomController {
     description: 'started → completed; the transcript stays as it is. Send `{}` (or no body) as application/json. Not started (or expired): 409.',
   })
   @ApiResult(SessionDto, { description: 'The session, completed' })
-  @ApiPublicErrors(400, 404, 409, 413, 415)
+  @ApiPublicErrors(400, NOT_FOUND, WRONG_STATE, 413, 415)
   end(@Param('linkID', LinkIdPipe) linkID: string, @Body() _body: NoParametersDto) {
     return this.room.end(linkID);
   }

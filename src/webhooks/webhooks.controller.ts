@@ -2,13 +2,14 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
-import { ApiErrors, ApiResult } from '../common/api-responses';
+import { ApiErrors, ApiResult, errorCase } from '../common/api-responses';
 import { Paginated } from '../common/paginated';
 import { CreateWebhookDto, DeleteWebhookDto, GetWebhookQueryDto, ListDeliveriesQueryDto, ListWebhooksQueryDto, RedeliverDto } from './dto/webhook-input.dto';
 import { DeliveryDto, RedeliveryDto, WebhookCreatedDto, WebhookDeletedDto, WebhookDto } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
 const EXAMPLE_WEBHOOK = '019a9b10-2c3d-7e4f-8a5b-6c7d8e9f0a1b';
+const NOT_FOUND = errorCase(404, `webhook "${EXAMPLE_WEBHOOK}" not found`);
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
@@ -38,7 +39,7 @@ export class WebhooksController {
     },
   })
   @ApiResult(WebhookCreatedDto, { status: 201, description: "The new webhook's identifier and its signing secret (shown only this once)" })
-  @ApiErrors(400, 403, 413, 415)
+  @ApiErrors(errorCase(400, 'url is refused: the host resolves to a private address; webhooks go to public addresses only'), errorCase(403, 'the webhook would not be visible to this token afterwards; a token may only write within its own organization or user'), 413, 415)
   addOne(@Body() dto: CreateWebhookDto, @CurrentPrincipal() principal: Principal) {
     return this.webhooks.create(dto, principal);
   }
@@ -49,7 +50,7 @@ export class WebhooksController {
     description: 'Every field but the secret, whether it is active or disabled (and why), and its last delivery attempt. 404 when unknown or not visible.',
   })
   @ApiResult(WebhookDto, { description: 'The webhook' })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, NOT_FOUND)
   getOne(@Query() query: GetWebhookQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.webhooks.getOne(query.webhookID, principal);
   }
@@ -75,7 +76,7 @@ export class WebhooksController {
   })
   @ApiBody({ type: DeleteWebhookDto, examples: { delete: { summary: 'Delete a webhook', value: { webhookID: EXAMPLE_WEBHOOK } } } })
   @ApiResult(WebhookDeletedDto, { description: 'The webhook was deleted' })
-  @ApiErrors(400, 404, 413, 415)
+  @ApiErrors(400, NOT_FOUND, 413, 415)
   deleteOne(@Body() dto: DeleteWebhookDto, @CurrentPrincipal() principal: Principal) {
     return this.webhooks.delete(dto, principal);
   }
@@ -88,7 +89,7 @@ export class WebhooksController {
       'every attempt (time, status code or error, duration) and the payload as sent. 404 when the webhook is unknown or not visible.',
   })
   @Paginated(DeliveryDto, "The webhook's deliveries, oldest first")
-  @ApiErrors(400, 404)
+  @ApiErrors(400, NOT_FOUND)
   getDeliveries(@Query() query: ListDeliveriesQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.webhooks.deliveries(query, principal);
   }
@@ -103,7 +104,7 @@ export class WebhooksController {
   })
   @ApiBody({ type: RedeliverDto, examples: { redeliver: { summary: 'Send a delivery again', value: { deliveryID: '019a9b12-0000-7000-8000-000000000001' } } } })
   @ApiResult(RedeliveryDto, { description: 'The delivery is queued again' })
-  @ApiErrors(400, 404, 409, 413, 415)
+  @ApiErrors(400, errorCase(404, 'delivery "019a9b12-0000-7000-8000-000000000001" not found'), errorCase(409, 'this delivery is being sent right now; look at its attempts in a moment'), 413, 415)
   redeliver(@Body() dto: RedeliverDto, @CurrentPrincipal() principal: Principal) {
     return this.webhooks.redeliver(dto, principal);
   }

@@ -12,7 +12,7 @@ export class InterviewDto {
   @ApiProperty({ maxLength: INTERVIEW_LIMITS.name, example: 'Onboarding friction, Q4' })
   interviewName: string;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.guidelines, example: 'Ask how they first heard of the product; probe for moments of confusion.' })
+  @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.guidelines, example: 'Goal: onboarding friction (a note: not asked)\n1. How did you first hear about the product?\n2. What almost made you give up?', description: 'Only lines ending with a question mark are asked; the rest are notes for the team.' })
   guidelines: string | null;
 
   @ApiProperty({ type: String, nullable: true, maxLength: COMMON_LIMITS.ownerId, example: 'user_42' })

@@ -6,7 +6,7 @@ import { CreateInterviewDto } from './create-interview.dto';
 
 /** Partial update: only the fields present change; null clears an optional field. */
 export class UpdateInterviewDto extends OmitType(CreateInterviewDto, ['productID', 'interviewName'] as const) {
-  @RequiredId('The interview to update.', '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90')
+  @RequiredId('The interview to update. An interviewID from interviews/addOne or interviews/getList.')
   interviewID: string;
 
   @PatchRequiredText({

@@ -4,7 +4,7 @@ import { OptionalId, OptionalQueryInt, QueryInt, RequiredId } from '../../common
 import { INVITE_LIMITS } from '../invite.limits';
 
 export class CreateInvitesQueryDto {
-  @RequiredId('The interview the invites are for (404 when unknown or not visible).', '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90')
+  @RequiredId('The interview the invites are for (404 when unknown or not visible). An interviewID from interviews/addOne or interviews/getList.')
   interviewID: string;
 
   @QueryInt('How many invite links to create: 1 to MAX_INVITES_PER_REQUEST (default 1000).', 10, INVITE_LIMITS.perRequestCeiling)
@@ -27,7 +27,7 @@ export class CreateInvitesQueryDto {
 }
 
 export class GetInviteQueryDto {
-  @RequiredId('The invite to return.', 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4')
+  @RequiredId('The invite to return. A linkID: the last path segment of a URL from invites/createInvites, or from invites/getList.')
   linkID: string;
 }
 

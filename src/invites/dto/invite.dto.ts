@@ -14,6 +14,8 @@ const USER_INFO_SCHEMA: ApiPropertyOptions = {
   type: 'object',
   nullable: true,
   description: 'Null until the invited person is known.',
+  // Always present (null or the object): `required` below lists the object's own fields, so say it of the property here.
+  selfRequired: true,
   required: ['email', 'name', 'occupation'],
   properties: {
     email: nullableText(INVITE_LIMITS.email, 'ada@example.com'),

@@ -3,7 +3,7 @@ import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalId, RequiredId } from '../../common/validation';
 
 export class GetProductQueryDto {
-  @RequiredId('The product to return.', '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b')
+  @RequiredId('The product to return. A productID from products/addOne or products/getList.')
   productID: string;
 }
 

@@ -41,7 +41,7 @@ export class CreateWebhookDto {
 }
 
 export class GetWebhookQueryDto {
-  @RequiredId('The webhook to return.', '019a9b10-2c3d-7e4f-8a5b-6c7d8e9f0a1b')
+  @RequiredId('The webhook to return. A webhookID from webhooks/addOne or webhooks/getList.')
   webhookID: string;
 }
 
@@ -54,16 +54,16 @@ export class ListWebhooksQueryDto extends PageQueryDto {
 }
 
 export class DeleteWebhookDto {
-  @RequiredId('The webhook to delete, with its deliveries.', '019a9b10-2c3d-7e4f-8a5b-6c7d8e9f0a1b')
+  @RequiredId('The webhook to delete, with its deliveries. A webhookID from webhooks/addOne or webhooks/getList.')
   webhookID: string;
 }
 
 export class ListDeliveriesQueryDto extends PageQueryDto {
-  @RequiredId('Return the deliveries of this webhook (404 when unknown or not visible).', '019a9b10-2c3d-7e4f-8a5b-6c7d8e9f0a1b')
+  @RequiredId('Return the deliveries of this webhook (404 when unknown or not visible). A webhookID from webhooks/addOne or webhooks/getList.')
   webhookID: string;
 }
 
 export class RedeliverDto {
-  @RequiredId('The delivery to send again.', '019a9b12-0000-7000-8000-000000000001')
+  @RequiredId('The delivery to send again. A deliveryID from webhooks/getDeliveries.')
   deliveryID: string;
 }

@@ -51,6 +51,8 @@ const LAST_DELIVERY_SCHEMA: ApiPropertyOptions = {
   type: 'object',
   nullable: true,
   description: 'The most recent delivery attempt to this endpoint: which delivery, and how it went. Null before the first.',
+  // Always present (null or the object): `required` below lists the object's own fields, so say it of the property here.
+  selfRequired: true,
   required: ['deliveryID', 'type', 'attempted_on', 'statusCode', 'error', 'durationMs'],
   properties: {
     deliveryID: { type: 'string', ...UUID, example: '019a9b12-0000-7000-8000-000000000001' },
