@@ -38,6 +38,8 @@ describe('Demo data (npm run seed)', () => {
     // 12 imported, and one for each interviewee who finished (two may share an email).
     expect(after.profiles - before.profiles).toBe(result.profiles);
     expect(result.profiles).toBeGreaterThan(12);
+    // The summary tells the imported profiles (2 per product) from the interviewees'.
+    expect(result.importedProfiles).toBe(12);
 
     const products = await t.http.get('/v1/products/getList').query({ orgID: `${prefix}-org-1` }).set(bearer(result.orgToken));
     expect(products.status).toBe(200);

@@ -62,7 +62,7 @@ function progressBar(): SeedProgress {
   let bar: SingleBar | undefined;
   return {
     start(total, what) {
-      bar = new SingleBar({ format: `  ${what.padEnd(10)} [{bar}] {percentage}% {value}/{total} {duration_formatted}`, noTTYOutput: true, notTTYSchedule: 5000, stream: process.stderr }, Presets.shades_classic);
+      bar = new SingleBar({ format: `  ${what.padEnd(17)} [{bar}] {percentage}% {value}/{total} {duration_formatted}`, noTTYOutput: true, notTTYSchedule: 5000, stream: process.stderr }, Presets.shades_classic);
       bar.start(total, 0);
     },
     tick(n = 1) {
@@ -74,6 +74,25 @@ function progressBar(): SeedProgress {
   };
 }
 
+/**
+ * Where to try the data. The seed does not know the port the service was started with, only this
+ * shell's PORT: it asks /health there, and says so when nothing answers rather than print a URL that
+ * leads nowhere.
+ */
+export async function tryHint(port: number, orgID: string): Promise<string> {
+  const base = `http://localhost:${port}`;
+  const curl = `curl -H "Authorization: Bearer <token>" "${base}/v1/products/getList?orgID=${orgID}"`;
+  const answers = await fetch(`${base}/health`, { signal: AbortSignal.timeout(1000) }).then(
+    (res) => res.status === 200 || res.status === 503,
+    () => false,
+  );
+  if (answers) return `The service is running at ${base}: open ${base}/docs, or try:\n  ${curl}\n`;
+  return (
+    `No service answers at ${base} (PORT of this shell: ${port}). Start it with npm start, then open ${base}/docs, or try:\n  ${curl}\n` +
+    'If the service listens on another port, put that one in these URLs.\n'
+  );
+}
+
 async function main(): Promise<void> {
   const options = parseSeedArgs(process.argv.slice(2));
   const config = loadConfig();
@@ -82,12 +101,14 @@ async function main(): Promise<void> {
     const started = Date.now();
     process.stderr.write(`Seeding the ${config.database.kind === 'sqlite' ? `embedded database (${config.database.path})` : 'MySQL/MariaDB database'}...\n`);
     const result = await app.get(SeedService).run(options, progressBar());
+    const fromInterviews = result.profiles - result.importedProfiles;
     process.stdout.write(
       `\nSeeded in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.products} products, ${result.interviews} interviews, ` +
-        `${result.invites} invites (${result.completed} interviews conducted to the end in the room), ${result.profiles} profiles across ${result.orgIDs.join(', ') || 'users only'}.\n\n` +
+        `${result.invites} invites (${result.completed} interviews conducted to the end in the room), ${result.profiles} profiles ` +
+        `(${fromInterviews} from those interviews, ${result.importedProfiles} imported) across ${result.orgIDs.join(', ') || 'users only'}.\n\n` +
         `Admin token (sees everything), shown only this once:\n  ${result.adminToken}\n` +
         `Token scoped to ${result.orgIDs[0] ?? 'the first demo user'}:\n  ${result.orgToken}\n\n` +
-        `Try: curl -H "Authorization: Bearer <token>" "http://localhost:${config.port}/v1/products/getList?orgID=${result.orgIDs[0] ?? ''}"\n`,
+        (await tryHint(config.port, result.orgIDs[0] ?? '')),
     );
   } finally {
     await app.close();

@@ -44,6 +44,8 @@ export interface SeedResult {
   invites: number;
   /** Profiles added: the interviewees' (one per email and owner) and the imported ones. */
   profiles: number;
+  /** Of those, the ones made as if imported from elsewhere (--profiles per product); the rest came from interviews. */
+  importedProfiles: number;
   /** Interviews conducted to the end. */
   completed: number;
   adminToken: string;
@@ -154,7 +156,7 @@ export class SeedService {
     }
     progress.stop();
 
-    progress.start(products.length * o.profiles, 'profiles');
+    progress.start(products.length * o.profiles, 'imported profiles');
     const byOrg = new Map<string | null, Product[]>();
     for (const p of products) byOrg.set(p.orgID, [...(byOrg.get(p.orgID) ?? []), p]);
     for (const product of products) {
@@ -191,6 +193,7 @@ export class SeedService {
       interviews: interviews.length,
       invites: inviteCount,
       profiles: (await this.profileCount()) - profilesBefore,
+      importedProfiles: products.length * o.profiles,
       completed,
       adminToken: admin.token,
       orgToken: org.token,
