@@ -11,10 +11,10 @@ import { relative } from 'node:path';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { inTransaction } from './baseline/transaction';
 import { DataSource } from 'typeorm';
-import { createLogger } from '../src/common/logger';
 import { hashToken } from '../src/auth/token-cache';
 import { TokensService } from '../src/auth/tokens.service';
 import { loadConfig } from '../src/config/app-config';
+import { Logger } from 'nestjs-pino';
 import { BUILT_IN_INTERVIEWER } from '../src/interviewers/interviewer.limits';
 import { InterviewsModule } from '../src/interviews/interviews.module';
 import { InterviewsService } from '../src/interviews/interviews.service';
@@ -201,7 +201,7 @@ async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> 
 @Module({})
 class BenchSeedModule {
   static forRoot(): DynamicModule {
-    return { module: BenchSeedModule, imports: [SeedModule.forRoot(loadConfig()), InterviewsModule] };
+    return { module: BenchSeedModule, imports: [SeedModule.forRoot(loadConfig({ ...loadConfig().env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' })), InterviewsModule] };
   }
 }
 
@@ -211,7 +211,8 @@ class BenchSeedModule {
  */
 export async function prepareDataset(o: Options, url: string, pool: Pool): Promise<{ dataset: Dataset; token: string; tokenID: string }> {
   log(`Booting the seed's application context (SeedModule) on ${databaseName(url)}...`);
-  const app = await NestFactory.createApplicationContext(BenchSeedModule.forRoot(), { logger: createLogger({ logLevel: 'warn', logFormat: 'json' }) });
+  const app = await NestFactory.createApplicationContext(BenchSeedModule.forRoot(), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
   try {
     let dataset: Dataset;
     if (o.skipSeed) {

@@ -1,26 +1,35 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { createLogger } from './common/logger';
-import { ResultEnvelopeAdapter } from './common/result-envelope.adapter';
 import { AppConfig, loadConfig } from './config/app-config';
 import { setupSwagger } from './swagger';
 
 /**
  * Builds the application exactly as production runs it: main.ts and the e2e tests both call this.
- * Nest's own body parser is off because JsonBodyMiddleware (registered in AppModule) parses bodies.
+ * Bodies are parsed by the middleware of the modules that take them (jsonBody), after the request id,
+ * the log and the rate limit: see json-body.ts.
  */
 export async function createApp(config: AppConfig = loadConfig()): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ResultEnvelopeAdapter(), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    logger: createLogger(config),
+    bufferLogs: true,
     // A failure while building the app rejects (main.ts prints it and exits 1) instead of process.abort().
     abortOnError: false,
     // On shutdown, requests arriving on kept-alive connections get 503 + Connection: close
     // instead of being served, so a chatty client cannot keep the process alive past SIGTERM.
     return503OnClosing: true,
+    cors:
+      config.corsOrigins.length > 0
+        ? {
+            origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+            allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+            exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+          }
+        : false,
   });
+  app.useLogger(app.get(Logger));
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
   // Express would hash every response body for a weak ETag; API clients here do not revalidate.

@@ -1,34 +1,39 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import helmet from 'helmet';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { HttpPipelineMiddleware } from './common/http-pipeline.middleware';
-import { JsonBodyMiddleware } from './common/json-body.middleware';
-import { RequestContextMiddleware } from './common/request-context.middleware';
-import { SecurityMiddleware } from './common/security.middleware';
-import { ApiValidationPipe } from './common/validation';
-import type { AppConfig } from './config/app-config';
+import { jsonBody } from './common/json-body';
+import { ResultInterceptor } from './common/result.interceptor';
+import { createValidationPipe } from './common/validation';
+import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
+import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
+import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RoomModule } from './room/room.module';
-import { ExpirySweeper } from './invites/expiry-sweeper';
 import { WebhookRelay } from './webhooks/webhook-relay';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
+const API = { path: 'v1/*path', method: RequestMethod.ALL };
+
 /**
- * The HTTP service and nothing else. Every global (guard, filter, pipe, middleware) is registered
- * here, and the {result} envelope is the HTTP adapter's (createApp), so a test that boots the app
- * through createApp runs exactly what production runs.
+ * The HTTP service. Every global is registered here (the AuthGuard, the exception filter, the {result}
+ * interceptor, the ValidationPipe) and every middleware of the API, so a test that boots the app
+ * through createApp runs exactly what production runs. Request ids and request logs come first, from
+ * nestjs-pino's middleware (LoggerModule, in CoreModule); the room brings its own (RoomModule).
  */
 @Module({
   imports: [
+    ScheduleModule.forRoot(),
     AuthModule,
     RateLimitModule,
     HealthModule,
@@ -43,23 +48,26 @@ import { WebhooksModule } from './webhooks/webhooks.module';
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_PIPE, useClass: ApiValidationPipe },
+    { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
     // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
     WebhookRelay,
-    RequestContextMiddleware,
-    SecurityMiddleware,
-    JsonBodyMiddleware,
   ],
 })
 export class AppModule implements NestModule {
+  constructor(private readonly config: AppConfig) {}
+
   static forRoot(config: AppConfig): DynamicModule {
     return { module: AppModule, imports: [CoreModule.forRoot(config)] };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // Mounted on "/", which Express matches as a prefix of every path without a pattern; "*path" would
-    // have the router run a pattern and decode a wildcard parameter on every request.
-    consumer.apply(HttpPipelineMiddleware).forRoutes('/');
+    // Security headers on every response; upgrade-insecure-requests would send Swagger UI's assets to
+    // https on a plain-http deployment.
+    consumer.apply(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })).forRoutes({ path: '*path', method: RequestMethod.ALL });
+    // The API's rate limit before its bodies are read, so that every /v1 answer carries its headers.
+    consumer.apply(RateLimitMiddleware).forRoutes(API, { path: 'health', method: RequestMethod.ALL });
+    consumer.apply(jsonBody(this.config.bodyLimitBytes)).forRoutes(API);
   }
 }

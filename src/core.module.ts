@@ -1,16 +1,26 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from './access/access.module';
-import type { AppConfig } from './config/app-config';
+import { loggerParams } from './common/logging';
+import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 
 /**
  * What every process of the service needs, whether it answers HTTP (AppModule) or runs the domain
- * code from the command line (SeedModule, the benchmark): configuration, the database, access rules.
+ * code from the command line (SeedModule, the benchmark): configuration, logs, the database, access rules.
  */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CoreModule, imports: [ConfigModule.forRoot(config), DatabaseModule, AccessModule] };
+    return {
+      module: CoreModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: (c: AppConfig) => loggerParams(c) }),
+        DatabaseModule,
+        AccessModule,
+      ],
+    };
   }
 }

@@ -1,7 +1,7 @@
 import { InvitesService } from '../src/invites/invites.service';
 import { sqlDate } from '../src/database/column-types';
 import { ProfilesService } from '../src/profiles/profiles.service';
-import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
+import { TestApp, adminToken, bearer, expectError, registeredRoutes, scopedToken, startApp, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { dbFingerprint } from './helpers/fingerprint';
 
@@ -94,18 +94,6 @@ function idsIn(result: Record<string, unknown>[]): string[] {
   return result.flatMap((row) =>
     ['productID', 'interviewID', 'linkID', 'profileID', 'webhookID', 'deliveryID'].map((k) => row[k]).filter((v): v is string => typeof v === 'string'),
   );
-}
-
-/** The routes the running app registered, as "METHOD /path". */
-function registeredRoutes(t: TestApp): string[] {
-  const express = t.app.getHttpAdapter().getInstance();
-  const stack: { route?: { path: string; methods: Record<string, boolean> } }[] = (express.router ?? express._router).stack;
-  const out: string[] = [];
-  for (const layer of stack) {
-    if (!layer.route || !layer.route.path.startsWith('/v1/')) continue;
-    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method.toUpperCase()} ${layer.route.path}`);
-  }
-  return out;
 }
 
 describe('Object-level authorization across every route (OWASP API1)', () => {

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Server, createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ExpirySweeper } from '../src/invites/expiry-sweeper';
 import { InvitesService } from '../src/invites/invites.service';
 import { TestApp, bearer, expectError, startApp, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { BuiltServer } from './helpers/built-server';
 import { dbFingerprint } from './helpers/fingerprint';
 
 const GUIDELINES = [
@@ -428,26 +432,60 @@ describe('The interview room under load', () => {
   });
 });
 
-describe('The interview room in the logs', () => {
-  it('logs room requests as /i/:linkID, never the link', async () => {
-    const t = await startApp({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
-    const lines: string[] = [];
-    const write = process.stdout.write;
-    // Captured, not printed: the log lines are what this test reads.
-    process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
-    try {
-      const linkID = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
-      await t.http.get(`/i/${linkID}/session`);
-      await t.http.get(`/i/${linkID}`);
-      await t.http.post(`/i/${linkID}/reply`).send({ content: 'hello' });
-      const log = lines.join('');
-      expect(log).toContain('"path":"/i/:linkID/session"');
-      expect(log).toContain('"path":"/i/:linkID"');
-      expect(log).not.toContain(linkID);
-    } finally {
-      process.stdout.write = write;
-      await t.close();
-    }
+describe('The interview room in the logs (the built server, its stdout)', () => {
+  jest.setTimeout(90_000);
+  let dir: string;
+  let server: BuiltServer | undefined;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'irs-room-log-'));
+  });
+
+  afterAll(async () => {
+    await server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs room requests by their route template, /i/:linkID..., and never the link', async () => {
+    server = await BuiltServer.start(dir, { DATABASE_URL: `sqlite:${join(dir, 'log.sqlite')}`, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    const token = await server.firstRunToken();
+    const api = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+      const res = await fetch(`${server!.base}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as { result: any };
+    };
+    const { productID } = (await api('POST', '/v1/products/addOne', { name: 'Logged', orgID: 'org_log' })).result;
+    const { interviewID } = (await api('POST', '/v1/interviews/addOne', { productID, interviewName: 'Logged' })).result;
+    const [url] = (await api('GET', `/v1/invites/createInvites?interviewID=${interviewID}&count=1`)).result as string[];
+    const linkID = url.split('/').pop()!;
+    const room = (path: string, body?: unknown) =>
+      fetch(`${server!.base}/i/${linkID}${path}`, { method: body ? 'POST' : 'GET', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect((await room('/session')).status).toBe(200);
+    expect((await room('')).status).toBe(200);
+    expect((await room('/start', { name: 'Ada', email: 'ada@example.com', consent: true })).status).toBe(200);
+    expect((await room('/reply', { content: 'hello' })).status).toBe(200);
+    // An unknown room path: no route, so the path is not logged at all.
+    expect((await room('/nothing-here')).status).toBe(404);
+
+    // The lines are written asynchronously: wait until all five are there.
+    const requestLines = () =>
+      server!.output
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string; route?: string; req?: { method: string }; res?: { statusCode: number } })
+        .filter((l) => l.msg === 'request' && (l.route!.startsWith('/i/') || l.res?.statusCode === 404));
+    const lines = await server.waitFor('the room request lines', () => (requestLines().length >= 5 ? requestLines() : undefined), 10_000);
+    expect(lines.map((l) => `${l.req!.method} ${l.route} ${l.res!.statusCode}`)).toEqual([
+      'GET /i/:linkID/session 200',
+      'GET /i/:linkID 200',
+      'POST /i/:linkID/start 200',
+      'POST /i/:linkID/reply 200',
+      'GET (no route) 404',
+    ]);
+    expect(server.output).not.toContain(linkID);
   });
 });
 

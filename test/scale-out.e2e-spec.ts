@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { TestApp, bearer, scopedToken, startApp, uniq } from './helpers/app';
 import { freePort, reapOnExit, sleep } from './helpers/built-server';
@@ -50,7 +51,7 @@ class ThrowawayRedis {
   beforeAll(async () => {
     redis = new ThrowawayRedis(await freePort());
     await redis.start();
-    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: '60', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: '60' };
     [a, b] = [await startApp(env), await startApp(env)];
   });
 
@@ -91,11 +92,14 @@ class ThrowawayRedis {
   });
 
   it('keeps serving with per-process counters while Redis is away, says so once, and shares them again once it is back', async () => {
-    const logged: string[] = [];
-    const write = process.stdout.write;
-    process.stdout.write = ((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0) as typeof process.stdout.write;
+    // What the instances log, as they say it to Nest's Logger (which passes it on to pino).
+    const said = (spy: jest.SpyInstance, msg: string) => spy.mock.calls.filter(([record]) => (record as { msg?: string })?.msg?.startsWith(msg)).length;
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const log = jest.spyOn(Logger.prototype, 'log');
     let during: number[];
     let back: { afterMs: number; statuses: number[] };
+    let unreachable = 0;
+    let reshared = 0;
     try {
       await redis.stop();
       const token = await scopedToken(a, { orgID: uniq('org') });
@@ -104,16 +108,18 @@ class ThrowawayRedis {
       await redis.start();
       back = await sharedAgain();
     } finally {
-      process.stdout.write = write;
+      unreachable = said(warn, 'Redis unreachable');
+      reshared = said(log, 'rate limits shared through Redis');
+      warn.mockRestore();
+      log.mockRestore();
     }
     // No request failed; each instance counted on its own, so together they allowed twice the limit.
     expect(during.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     expect(allowed(during)).toBe(2 * LIMIT);
     expect(allowed(back.statuses)).toBe(LIMIT);
     // Each instance said it once when Redis went, and once when it came back.
-    const lines = logged.join('').split('\n');
-    expect(lines.filter((l) => l.includes('Redis unreachable'))).toHaveLength(2);
-    expect(lines.filter((l) => l.includes('rate limits shared through Redis'))).toHaveLength(2);
+    expect(unreachable).toBe(2);
+    expect(reshared).toBe(2);
     process.stdout.write(
       `scale-out: Redis stopped: ${during.length} requests, ${allowed(during)} allowed (each instance its own ${LIMIT}); ` +
         `Redis back: shared again within ${back.afterMs} ms, ${allowed(back.statuses)} of ${back.statuses.length} allowed\n`,

@@ -23,7 +23,7 @@ import type { InterviewBrief, Turn } from '../../src/interviewers/interviewer-ag
 import { BUILT_IN_INTERVIEWER } from '../../src/interviewers/interviewer.limits';
 import type { InviteStatus } from '../../src/invites/invite-status';
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
-import { INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from '../../src/invites/invites.sql';
+import { INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from './sql';
 import { LINK_ID_PATTERN, ROOM_LIMITS } from '../../src/room/room.limits';
 import { inTransaction } from './transaction';
 import { HttpError, jsonObject, pool } from './work';

@@ -7,11 +7,9 @@
  *   - the token check: TOKEN_PATTERN, hashToken and TokenCache (src/auth/token-cache.ts), one lookup
  *     in api_tokens by token_hash on a miss, as TokensService.verify;
  *   - the visibility rule (canSee, productScopeSql from src/access/access-rule.ts);
- *   - the SQL texts (src/products/products.sql.ts, src/interviews/interviews.sql.ts,
- *     src/invites/invites.sql.ts), run in the same order as the service runs them (see each
- *     operation), lists in the same order with the same cap (LIST_MAX_ROWS + 1);
- *   - the limits (src/common/limits.ts, *.limits.ts), isHttpUrl, uuidv7/newLinkIds, sqlDate, and
- *     inviteFromRow for the invite JSON.
+ *   - the service's SQL (written out in sql.ts), run in the same order as the service runs them
+ *     (see each operation), lists in the same order with the same cap (LIST_MAX_ROWS + 1);
+ *   - the limits (src/common/limits.ts, *.limits.ts), isHttpUrl, uuidv7/newLinkIds, sqlDate.
  *
  * Validation is a couple of hand-written checks per field (what the service's DTOs check, without
  * class-validator). Paging (limit/cursor) is left out: those parameters are refused as unknown.
@@ -29,14 +27,29 @@ import { newLinkIds, uuidv7 } from '../../src/common/ids';
 import { COMMON_LIMITS, LIST_MAX_ROWS } from '../../src/common/limits';
 import { loadConfig } from '../../src/config/app-config';
 import { sqlDate } from '../../src/database/column-types';
-import { INTERVIEW_WITH_OWNER_BY_ID, InterviewRow } from '../../src/interviews/interviews.sql';
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
-import { INVITE_INSERT_CHUNK, INVITE_KEYS, INVITE_LIST, INVITE_WITH_OWNER_BY_ID, InviteRow, inviteFromRow, inviteInsertSql } from '../../src/invites/invites.sql';
+import { readInvitesConfig } from '../../src/invites/invites.config';
 import { PRODUCT_LIMITS } from '../../src/products/product.limits';
 import { inTransaction } from './transaction';
-import { PRODUCT_BY_ID, PRODUCT_INSERT, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from '../../src/products/products.sql';
+import {
+  INTERVIEW_WITH_OWNER_BY_ID,
+  INVITE_INSERT_CHUNK,
+  INVITE_KEYS,
+  INVITE_LIST,
+  INVITE_WITH_OWNER_BY_ID,
+  InterviewRow,
+  InviteRow,
+  PRODUCT_BY_ID,
+  PRODUCT_INSERT,
+  PRODUCT_KEYS,
+  PRODUCT_LIST,
+  ProductRow,
+  inviteFromRow,
+  inviteInsertSql,
+} from './sql';
 
 export const config = loadConfig(process.env);
+const invites = config.feature(readInvitesConfig);
 if (config.database.kind !== 'mysql') {
   process.stderr.write('baseline: DATABASE_URL must be mysql://... or mariadb://...\n');
   process.exit(2);
@@ -249,7 +262,7 @@ export async function productsAddOne(p: Principal, query: QueryEntries, rawBody:
     throw new HttpError(403, 'the product would not be visible to this token afterwards; a token may only write within its own organization or user');
   }
   const now = new Date();
-  const productID = uuidv7(now.getTime());
+  const productID = uuidv7();
   const at = sqlDate(now);
   await pool.query(PRODUCT_INSERT, [productID, name, desc, orgID, userID, url, imageLink, at, at]);
   return { productID };
@@ -295,9 +308,9 @@ export async function invitesCreateInvites(p: Principal, query: QueryEntries): P
   const countText = required(q, 'count');
   if (!/^\d{1,9}$/.test(countText)) throw new HttpError(400, 'count must be a whole number');
   const count = Number(countText);
-  const max = config.maxInvitesPerRequest;
+  const max = invites.maxInvitesPerRequest;
   if (count < 1 || count > max) throw new HttpError(400, `count must be from 1 to ${max}`);
-  let days = config.room.inviteTtlDays;
+  let days = invites.inviteTtlDays;
   if (q.expiresInDays !== undefined) {
     const maxDays = INVITE_LIMITS.expiresInDaysMax;
     if (!/^\d{1,9}$/.test(q.expiresInDays)) throw new HttpError(400, 'expiresInDays must be a whole number');
@@ -325,7 +338,7 @@ export async function invitesCreateInvites(p: Principal, query: QueryEntries): P
       await conn.query(inviteInsertSql(chunk.length), params);
     }
   });
-  const base = config.inviteBaseUrl;
+  const base = invites.inviteBaseUrl;
   return linkIDs.map((linkID) => `${base}/${linkID}`);
 }
 

@@ -8,17 +8,18 @@ import {
   NotFoundException,
   UnauthorizedException,
 } from '@nestjs/common';
-import { AllExceptionsFilter } from './all-exceptions.filter';
+import { AllExceptionsFilter, errorResponseOf } from './all-exceptions.filter';
 
 interface FakeResponse {
   headersSent: boolean;
   status: jest.Mock;
   json: jest.Mock;
   setHeader: jest.Mock;
+  destroy: jest.Mock;
 }
 
 function fakeResponse(headersSent = false): FakeResponse {
-  const res = { headersSent, status: jest.fn(), json: jest.fn(), setHeader: jest.fn() };
+  const res = { headersSent, status: jest.fn(), json: jest.fn(), setHeader: jest.fn(), destroy: jest.fn() };
   res.status.mockReturnValue(res);
   res.json.mockReturnValue(res);
   return res;
@@ -45,9 +46,12 @@ describe(AllExceptionsFilter.name, () => {
     jest.restoreAllMocks();
   });
 
-  describe('toResponse', () => {
+  describe(errorResponseOf.name, () => {
+    const logger = new Logger('test');
+    const toResponse = (exception: unknown, req?: never) => errorResponseOf(exception, logger, req);
+
     it('maps NotFoundException to 404 with its message', () => {
-      expect(sut.toResponse(new NotFoundException('product "p1" not found'))).toEqual({
+      expect(toResponse(new NotFoundException('product "p1" not found'))).toEqual({
         status: 404,
         body: { error: 404, message: 'product "p1" not found' },
         headers: {},
@@ -55,35 +59,24 @@ describe(AllExceptionsFilter.name, () => {
     });
 
     it('joins an array message of BadRequestException with "; "', () => {
-      const { status, body } = sut.toResponse(new BadRequestException(['name must be a string', 'url must be an absolute http(s) URL']));
+      const { status, body } = toResponse(new BadRequestException(['name must be a string', 'url must be an absolute http(s) URL']));
 
       expect(status).toBe(400);
       expect(body).toEqual({ error: 400, message: 'name must be a string; url must be an absolute http(s) URL' });
     });
 
     it('keeps error equal to the status for other HTTP exceptions', () => {
-      expect(sut.toResponse(new ForbiddenException('not yours')).body).toEqual({ error: 403, message: 'not yours' });
-      expect(sut.toResponse(new ConflictException('taken')).body).toEqual({ error: 409, message: 'taken' });
-      expect(sut.toResponse(new HttpException('slow down', 429)).body).toEqual({ error: 429, message: 'slow down' });
+      expect(toResponse(new ForbiddenException('not yours')).body).toEqual({ error: 403, message: 'not yours' });
+      expect(toResponse(new ConflictException('taken')).body).toEqual({ error: 409, message: 'taken' });
+      expect(toResponse(new HttpException('slow down', 429)).body).toEqual({ error: 429, message: 'slow down' });
     });
 
     it('adds WWW-Authenticate: Bearer to 401 responses', () => {
-      expect(sut.toResponse(new UnauthorizedException('invalid or revoked token'))).toEqual({
+      expect(toResponse(new UnauthorizedException('invalid or revoked token'))).toEqual({
         status: 401,
         body: { error: 401, message: 'invalid or revoked token' },
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
-    });
-
-    it('maps a body-parser parse failure to 400', () => {
-      expect(sut.toResponse({ type: 'entity.parse.failed', status: 400, message: 'Unexpected token } in JSON' }).body).toEqual({
-        error: 400,
-        message: 'request body is not valid JSON',
-      });
-    });
-
-    it('maps a body-parser size failure to 413', () => {
-      expect(sut.toResponse({ type: 'entity.too.large', status: 413 }).body).toEqual({ error: 413, message: 'request body is too large' });
     });
 
     it.each<[string, unknown]>([
@@ -92,7 +85,7 @@ describe(AllExceptionsFilter.name, () => {
       ['a TypeORM-like error wrapping PROTOCOL_CONNECTION_LOST', { driverError: { code: 'PROTOCOL_CONNECTION_LOST' }, message: 'Connection lost' }],
       ['Error("Pool is closed.")', new Error('Pool is closed.')],
     ])('maps %s to 503 with Retry-After', (_label, exception) => {
-      expect(sut.toResponse(exception)).toEqual({
+      expect(toResponse(exception)).toEqual({
         status: 503,
         body: { error: 503, message: 'database unavailable, try again shortly' },
         headers: { 'Retry-After': '5' },
@@ -100,17 +93,16 @@ describe(AllExceptionsFilter.name, () => {
       expect(warnLog).toHaveBeenCalledTimes(1);
     });
 
-    // Regression: a `type in BODY_PARSER_ERRORS` check matched inherited names like 'toString'.
     it('answers an error whose type is an Object.prototype name ("toString") with a generic 500', () => {
-      expect(sut.toResponse({ type: 'toString' }).body).toEqual({ error: 500, message: 'internal server error' });
+      expect(toResponse({ type: 'toString' }).body).toEqual({ error: 500, message: 'internal server error' });
     });
 
     it('treats an object with an unknown type as an unexpected error', () => {
-      expect(sut.toResponse({ type: 'system', message: 'fetch failed' }).body).toEqual({ error: 500, message: 'internal server error' });
+      expect(toResponse({ type: 'system', message: 'fetch failed' }).body).toEqual({ error: 500, message: 'internal server error' });
     });
 
     it('maps a duplicate key error to 409 without echoing the driver text', () => {
-      const { status, body } = sut.toResponse({ code: 'ER_DUP_ENTRY', message: "Duplicate entry 'x' for key 'uq_api_tokens_hash'" });
+      const { status, body } = toResponse({ code: 'ER_DUP_ENTRY', message: "Duplicate entry 'x' for key 'uq_api_tokens_hash'" });
 
       expect(status).toBe(409);
       expect(body).toEqual({ error: 409, message: 'conflicts with a stored record' });
@@ -118,7 +110,7 @@ describe(AllExceptionsFilter.name, () => {
 
     it('answers an unexpected error with a generic 500 that leaks neither SQL nor stack', () => {
       const error = new Error('SELECT * FROM secret');
-      const { status, body, headers } = sut.toResponse(error, { id: 'req-7' } as never);
+      const { status, body, headers } = toResponse(error, { id: 'req-7' } as never);
 
       expect(status).toBe(500);
       expect(body).toEqual({ error: 500, message: 'internal server error' });
@@ -130,8 +122,8 @@ describe(AllExceptionsFilter.name, () => {
     });
 
     it('answers a thrown non-Error value with a generic 500', () => {
-      expect(sut.toResponse('boom').body).toEqual({ error: 500, message: 'internal server error' });
-      expect(sut.toResponse(undefined).body).toEqual({ error: 500, message: 'internal server error' });
+      expect(toResponse('boom').body).toEqual({ error: 500, message: 'internal server error' });
+      expect(toResponse(undefined).body).toEqual({ error: 500, message: 'internal server error' });
     });
   });
 
@@ -166,15 +158,6 @@ describe(AllExceptionsFilter.name, () => {
       expect(res.json).toHaveBeenCalledWith({ error: 503, message: 'database unavailable, try again shortly' });
     });
 
-    it('answers a body-parser error with its contract status', () => {
-      const res = fakeResponse();
-
-      sut.catch({ type: 'entity.too.large' }, hostFor(res));
-
-      expect(res.status).toHaveBeenCalledWith(413);
-      expect(res.json).toHaveBeenCalledWith({ error: 413, message: 'request body is too large' });
-    });
-
     it('sends a generic 500 for an unexpected error, without SQL or stack', () => {
       const res = fakeResponse();
 
@@ -185,11 +168,12 @@ describe(AllExceptionsFilter.name, () => {
       expect(JSON.stringify(res.json.mock.calls)).not.toMatch(/SELECT|at /);
     });
 
-    it('writes nothing once headers have been sent', () => {
+    it('cuts the connection, writing nothing, once headers have been sent (a stream that failed half-way)', () => {
       const res = fakeResponse(true);
 
       sut.catch(new NotFoundException('gone'), hostFor(res));
 
+      expect(res.destroy).toHaveBeenCalledTimes(1);
       expect(res.status).not.toHaveBeenCalled();
       expect(res.json).not.toHaveBeenCalled();
       expect(res.setHeader).not.toHaveBeenCalled();

@@ -1,13 +1,17 @@
-import { BadRequestException } from '@nestjs/common';
-import { sqlDate } from '../database/column-types';
+import { BadRequestException, Logger, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { rawDate, sqlDate } from '../database/column-types';
 import { LIST_MAX_ROWS } from './limits';
-import { PageQueryDto } from './page-query.dto';
+import type { PageQueryDto } from './page-query.dto';
 
 /** One page of a list, and the cursor of the next when more rows remain. */
 export interface Page<T> {
   items: T[];
   next?: string;
 }
+
+/** What a getList answers: a page (with a Link header to the next, when asked for one), or the whole list as a stream. */
+export type ListAnswer<T> = Page<T> | StreamableFile;
 
 /** A SQL condition with its '?' parameters (both mysql2 and better-sqlite3 take '?'). */
 export interface SqlCondition {
@@ -47,30 +51,99 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-/**
- * A list query in the lists' order (created, id), keyset-paged: rows after the cursor, one more than
- * the limit to learn whether a next page exists. Rows added between pages land after the cursor, so
- * paging covers every row exactly once.
- */
-export function pagedSql(selectFrom: string, where: SqlWhere, keys: { created: string; id: string }, page: PageQueryDto): SqlCondition {
-  if (page.cursor !== undefined) {
-    const c = decodeCursor(page.cursor);
-    const at = sqlDate(c.createdAt);
-    where.and(`(${keys.created} > ? OR (${keys.created} = ? AND ${keys.id} > ?))`, at, at, c.id);
-  }
-  // The limit is a validated whole number, inlined rather than bound (MySQL wants LIMIT as an integer).
-  const limit = (page.limit ?? LIST_MAX_ROWS) + 1;
-  return { sql: `${selectFrom}${where} ORDER BY ${keys.created}, ${keys.id} LIMIT ${limit}`, params: where.params };
+/** A row of a keyset-paged list: its creation time and identifier, the list's order. */
+export interface KeysetRow {
+  createdAt: Date | string;
 }
 
-/** Cuts the extra row pagedSql asked for and derives the next cursor from the last row kept. */
-export function toPage<R, T>(rows: R[], page: PageQueryDto, key: (row: R) => [Date, string], map: (row: R) => T): Page<T> {
-  if (page.limit === undefined) {
-    if (rows.length > LIST_MAX_ROWS) throw new BadRequestException(`this list has more than ${LIST_MAX_ROWS} rows: page it with limit and cursor`);
-    return { items: rows.map(map) };
+/**
+ * One list query of a repository (its SELECT ... FROM, its conditions and its key columns), read in
+ * the lists' order (created, id) a page at a time: rows after a cursor, one more than asked for, to
+ * learn whether another page exists. Rows added between pages land after the cursor, so paging covers
+ * every row exactly once.
+ */
+export class KeysetList<R extends KeysetRow> {
+  constructor(
+    private readonly query: (sql: string, params: unknown[]) => Promise<R[]>,
+    private readonly selectFrom: string,
+    private readonly where: SqlWhere,
+    private readonly keys: { created: string; id: string },
+    private readonly idOf: (row: R) => string,
+  ) {}
+
+  /** Up to `limit` rows after `cursor`, and the cursor of the next page when more remain. */
+  async page(limit: number, cursor?: string): Promise<{ rows: R[]; next?: string }> {
+    const params = [...this.where.params];
+    let sql = `${this.selectFrom}${this.where}`;
+    if (cursor !== undefined) {
+      const c = decodeCursor(cursor);
+      const at = sqlDate(c.createdAt);
+      sql += `${this.where.toString() ? ' AND' : ' WHERE'} (${this.keys.created} > ? OR (${this.keys.created} = ? AND ${this.keys.id} > ?))`;
+      params.push(at, at, c.id);
+    }
+    // The limit is a validated whole number, inlined rather than bound (MySQL wants LIMIT as an integer).
+    const rows = await this.query(`${sql} ORDER BY ${this.keys.created}, ${this.keys.id} LIMIT ${limit + 1}`, params);
+    if (rows.length <= limit) return { rows };
+    rows.length = limit;
+    const last = rows[limit - 1];
+    return { rows, next: encodeCursor(rawDate(last.createdAt), this.idOf(last)) };
   }
-  if (rows.length <= page.limit) return { items: rows.map(map) };
-  const kept = rows.slice(0, page.limit);
-  const [createdAt, id] = key(kept[kept.length - 1]);
-  return { items: kept.map(map), next: encodeCursor(createdAt, id) };
+
+  /** How many rows the list has, counting no further than `max`. */
+  async countUpTo(max: number): Promise<number> {
+    const [row] = (await this.query(`SELECT COUNT(*) AS n FROM (${this.selectFrom}${this.where} LIMIT ${max}) capped`, this.where.params)) as unknown as { n: number | string }[];
+    return Number(row.n);
+  }
+}
+
+/** Rows per query when a whole list is streamed (unless the list says otherwise: invites carry transcripts). */
+export const STREAM_CHUNK_ROWS = 1000;
+
+const logger = new Logger('Lists');
+
+/**
+ * A getList's answer. With `limit`: that page, and the next page's cursor for the Link header. Without:
+ * the whole list, at most LIST_MAX_ROWS (400 beyond, asking to page), which is written to the response
+ * a chunk of rows at a time as `{"result": [...]}` (a StreamableFile the result interceptor lets
+ * through), so that memory stays bounded whatever the list's size. A list that fits in one chunk is
+ * answered as a page like any other. `present` turns a chunk of rows into what the API shows (it may
+ * look more up, a chunk at a time).
+ */
+export async function answerList<R extends KeysetRow, T>(
+  page: PageQueryDto,
+  list: KeysetList<R>,
+  present: (rows: R[]) => T[] | Promise<T[]>,
+  chunkRows: number = STREAM_CHUNK_ROWS,
+): Promise<ListAnswer<T>> {
+  if (page.limit !== undefined) {
+    const { rows, next } = await list.page(page.limit, page.cursor);
+    return { items: await present(rows), next };
+  }
+  // Everything before the first byte can still fail as a proper error response: the first chunk, the cap.
+  const first = await list.page(chunkRows, page.cursor);
+  if (first.next === undefined) return { items: await present(first.rows) };
+  if ((await list.countUpTo(LIST_MAX_ROWS + 1)) > LIST_MAX_ROWS) {
+    throw new BadRequestException(`this list has more than ${LIST_MAX_ROWS} rows: page it with limit and cursor`);
+  }
+  const firstItems = await present(first.rows);
+  async function* body(): AsyncGenerator<string> {
+    yield `{"result":[${firstItems.map((item) => JSON.stringify(item)).join(',')}`;
+    let sent = first.rows.length;
+    for (let cursor = first.next; cursor !== undefined && sent < LIST_MAX_ROWS; ) {
+      const next = await list.page(Math.min(chunkRows, LIST_MAX_ROWS - sent), cursor);
+      sent += next.rows.length;
+      cursor = next.next;
+      const items = await present(next.rows);
+      if (items.length > 0) yield `,${items.map((item) => JSON.stringify(item)).join(',')}`;
+    }
+    yield ']}';
+  }
+  const file = new StreamableFile(Readable.from(body()), { type: 'application/json; charset=utf-8' });
+  // The status and the first rows are out: a failure now can only cut the response short, which the
+  // client sees as JSON that does not end.
+  file.setErrorHandler((error, res) => {
+    logger.warn({ msg: 'list stream failed; response cut short', error: error.message });
+    res.destroy?.();
+  });
+  return file;
 }

@@ -1,7 +1,7 @@
-import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
 import { CreateProductDto } from '../products/dto/create-product.dto';
 import { GetProductQueryDto } from '../products/dto/product-queries.dto';
-import { ApiValidationPipe, NoParametersDto } from './validation';
+import { NoParametersDto, createValidationPipe } from './validation';
 
 const BODY: ArgumentMetadata = { type: 'body', metatype: CreateProductDto };
 const QUERY: ArgumentMetadata = { type: 'query', metatype: GetProductQueryDto };
@@ -16,11 +16,11 @@ async function messageOf(promise: Promise<unknown>): Promise<string> {
   return ((error as BadRequestException).getResponse() as { message: string }).message;
 }
 
-describe(ApiValidationPipe.name, () => {
-  let sut: ApiValidationPipe;
+describe('the global ValidationPipe (createValidationPipe)', () => {
+  let sut: ValidationPipe;
 
   beforeEach(() => {
-    sut = new ApiValidationPipe();
+    sut = createValidationPipe();
   });
 
   function body(plain: Record<string, unknown>): Promise<unknown> {

@@ -1,6 +1,6 @@
-import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform, ValidationError, applyDecorators } from '@nestjs/common';
+import { BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions, applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, plainToInstance } from 'class-transformer';
 import {
   IsDefined,
   IsInt,
@@ -14,63 +14,45 @@ import {
   ValidationOptions,
   ValidatorOptions,
   registerDecorator,
-  validate,
   validateSync,
 } from 'class-validator';
 import { isHttpUrl } from './http-url';
 import { COMMON_LIMITS } from './limits';
-import { toDtoInstance } from './validation-cache';
 
 /**
- * One set of rules for every input: HTTP bodies and queries (the global pipe) and the domain writes
- * that do not come through HTTP (validateInput). Unknown fields are refused by name; types and bounds
- * are checked before any work.
+ * One set of rules for every input: HTTP bodies and queries (Nest's ValidationPipe, APP_PIPE) and the
+ * domain writes that do not come through HTTP (validateInput). Unknown fields are refused by name;
+ * types and bounds are checked before any work, and the first problem of each field is reported.
+ *
+ * forbidUnknownValues is off: it refuses an instance of a class without rules even when nothing was
+ * sent (NoParametersDto), while whitelist + forbidNonWhitelisted already refuse every field such a
+ * class does not declare.
  */
 const VALIDATOR_OPTIONS: ValidatorOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
+  forbidUnknownValues: false,
   stopAtFirstError: true,
   validationError: { target: false, value: false },
 };
 
+/** The global pipe's options: class-transformer builds each DTO, class-validator checks it, one 400 names the fields. */
+export const VALIDATION_PIPE_OPTIONS: ValidationPipeOptions = {
+  ...VALIDATOR_OPTIONS,
+  transform: true,
+  exceptionFactory: (errors) => new BadRequestException(formatErrors(errors).join('; ')),
+};
+
+/** The global pipe (APP_PIPE): Nest's own ValidationPipe with the options above. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe(VALIDATION_PIPE_OPTIONS);
+}
+
 /**
  * The query of a route that takes no parameters: every key is refused by name, like an unknown field
- * anywhere else. (class-validator would refuse a class without rules as "an unknown value" even when
- * nothing was sent, so the pipe answers for this class itself.)
+ * anywhere else.
  */
 export class NoParametersDto {}
-
-/** Parameter types that are not DTOs: passed through as they are (linkIDs, the principal). */
-const PLAIN_TYPES = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
-
-/**
- * The global pipe (APP_PIPE): each body and query DTO is built as class-transformer builds it and checked
- * by class-validator with VALIDATOR_OPTIONS, and its problems become one 400 naming the fields. Other
- * parameters (path strings, the principal) pass as they are. What the two libraries would redo per
- * request (a class's rules, the copy of a flat input) is kept in validation-cache.ts.
- *
- * Nest's ValidationPipe does the same, plus work for inputs this API cannot receive: it walks every
- * value of every request for sparse arrays, binary values and prototype keys, and wraps primitive
- * bodies. Here JsonBodyMiddleware lets only JSON objects through (and refuses prototype keys at any
- * depth), the query parser makes only strings, and class-transformer skips __proto__ and constructor
- * keys itself; that walk was a third of validating a query.
- */
-@Injectable()
-export class ApiValidationPipe implements PipeTransform {
-  async transform(value: unknown, { type, metatype }: ArgumentMetadata): Promise<unknown> {
-    if (type === 'custom' || !metatype || PLAIN_TYPES.has(metatype)) return value;
-    const instance = toDtoInstance(metatype as new () => object, value ?? {});
-    const errors = instance instanceof NoParametersDto ? unknownFields(instance) : await validate(instance, VALIDATOR_OPTIONS);
-    if (errors.length > 0) throw new BadRequestException(formatErrors(errors).join('; '));
-    return instance;
-  }
-}
-
-/** Every field of an instance of a class without fields, as class-validator's whitelist reports one. */
-function unknownFields(instance: object): ValidationError[] {
-  return Object.keys(instance).map((property) => ({ property, constraints: { whitelistValidation: `property ${property} should not exist` }, children: [] }));
-}
 
 /**
  * Validates a domain write's input against its DTO class with the same rules and messages as an
@@ -79,7 +61,7 @@ function unknownFields(instance: object): ValidationError[] {
  */
 export function validateInput<T extends object>(cls: new () => T, input: T): T {
   if (input instanceof cls) return input;
-  const instance = toDtoInstance(cls, input);
+  const instance = plainToInstance(cls, input);
   const errors = validateSync(instance, VALIDATOR_OPTIONS);
   if (errors.length > 0) throw new BadRequestException(formatErrors(errors).join('; '));
   return instance;

@@ -29,14 +29,8 @@ describe(loadConfig.name, () => {
       expect(sut.migrationsRun).toBe(true);
     });
 
-    it('builds invite links on http://localhost:3000/i', () => {
-      expect(sut.inviteBaseUrl).toBe('http://localhost:3000/i');
-    });
-
     it('has the documented limits and names', () => {
       expect(sut).toMatchObject({
-        defaultInterviewer: 'default',
-        maxInvitesPerRequest: 1000,
         tokenCacheTtlMs: 30000,
         logLevel: 'info',
         logFormat: 'auto',
@@ -47,11 +41,10 @@ describe(loadConfig.name, () => {
     });
 
     it('treats empty and blank values as unset', () => {
-      expect(loadConfig({ PORT: '', DATABASE_URL: '  ', MIGRATIONS_RUN: '', INVITE_BASE_URL: '', LOG_LEVEL: '' })).toMatchObject({
+      expect(loadConfig({ PORT: '', DATABASE_URL: '  ', MIGRATIONS_RUN: '', LOG_LEVEL: '' })).toMatchObject({
         port: 3000,
         database: { kind: 'sqlite', path: resolve('data/irs.sqlite') },
         migrationsRun: true,
-        inviteBaseUrl: 'http://localhost:3000/i',
         logLevel: 'info',
       });
     });
@@ -122,11 +115,6 @@ describe(loadConfig.name, () => {
     });
   });
 
-  it('strips trailing slashes from INVITE_BASE_URL', () => {
-    expect(loadConfig({ INVITE_BASE_URL: 'https://irs.example.com/i/' }).inviteBaseUrl).toBe('https://irs.example.com/i');
-    expect(loadConfig({ INVITE_BASE_URL: 'https://irs.example.com/i//' }).inviteBaseUrl).toBe('https://irs.example.com/i');
-  });
-
   it('reads TOKEN_CACHE_TTL_SECONDS in seconds, 0 switching the cache off', () => {
     expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '5' }).tokenCacheTtlMs).toBe(5000);
     expect(loadConfig({ TOKEN_CACHE_TTL_SECONDS: '0' }).tokenCacheTtlMs).toBe(0);
@@ -145,36 +133,12 @@ describe(loadConfig.name, () => {
     ]);
   });
 
-  describe('the interview room', () => {
-    it('opens invite links on this service when INVITE_BASE_URL is unset: the base follows PORT', () => {
-      expect(loadConfig({ PORT: '4100' }).inviteBaseUrl).toBe('http://localhost:4100/i');
-      expect(loadConfig({ PORT: '4100', INVITE_BASE_URL: 'https://research.example/i/' }).inviteBaseUrl).toBe('https://research.example/i');
-    });
-
-    it('has the documented defaults and reads each variable', () => {
-      expect(loadConfig({}).room).toEqual({
-        consentText: expect.stringMatching(/^This interview is conducted by an automated interviewer\..*recorded.*shared with the research team/),
-        inviteTtlDays: 30,
-        expirySweepMs: 60_000,
-        rateLimit: { perAddress: 120, perLink: 60 },
-      });
-      expect(
-        loadConfig({ CONSENT_TEXT: 'We record this.', INVITE_TTL_DAYS: '7', EXPIRY_SWEEP_SECONDS: '5', ROOM_RATE_LIMIT_MAX: '10', ROOM_LINK_RATE_LIMIT_MAX: '3' }).room,
-      ).toEqual({ consentText: 'We record this.', inviteTtlDays: 7, expirySweepMs: 5000, rateLimit: { perAddress: 10, perLink: 3 } });
-    });
-  });
-
-  describe('webhooks', () => {
-    it("sends to public https targets only and follows the contract's retry schedule by default", () => {
-      expect(loadConfig({}).webhooks).toEqual({
-        allowLocal: false,
-        retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
-      });
-    });
-
-    it('reads WEBHOOK_ALLOW_LOCAL and a shortened WEBHOOK_RETRY_SCHEDULE (tests), in seconds', () => {
-      expect(loadConfig({ WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2, 1,5' }).webhooks).toEqual({ allowLocal: true, retryScheduleMs: [200, 1000, 5000] });
-    });
+  it('reads a feature\'s settings from the same environment once, on first use', () => {
+    const sut = loadConfig({ SOME_FEATURE: '7' });
+    const reader = jest.fn((env: Record<string, string | undefined>) => ({ value: Number(env.SOME_FEATURE) }));
+    expect(sut.feature(reader)).toEqual({ value: 7 });
+    expect(sut.feature(reader)).toBe(sut.feature(reader));
+    expect(reader).toHaveBeenCalledTimes(1);
   });
 
   describe('refuses bad values with a ConfigError naming the variable', () => {
@@ -189,25 +153,11 @@ describe(loadConfig.name, () => {
       [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN'],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
-      [{ INVITE_BASE_URL: 'ftp://x' }, 'INVITE_BASE_URL'],
-      [{ INVITE_BASE_URL: '/i' }, 'INVITE_BASE_URL'],
-      [{ MAX_INVITES_PER_REQUEST: '0' }, 'MAX_INVITES_PER_REQUEST'],
-      [{ INVITE_TTL_DAYS: '366' }, 'INVITE_TTL_DAYS'],
-      [{ EXPIRY_SWEEP_SECONDS: '61' }, 'EXPIRY_SWEEP_SECONDS'],
-      [{ ROOM_RATE_LIMIT_MAX: '0' }, 'ROOM_RATE_LIMIT_MAX'],
-      [{ ROOM_LINK_RATE_LIMIT_MAX: 'many' }, 'ROOM_LINK_RATE_LIMIT_MAX'],
-      [{ CONSENT_TEXT: 'x'.repeat(2001) }, 'CONSENT_TEXT'],
       [{ DB_STATEMENT_TIMEOUT_MS: '50' }, 'DB_STATEMENT_TIMEOUT_MS'],
       [{ SHUTDOWN_DRAIN_MS: '-1' }, 'SHUTDOWN_DRAIN_MS'],
       [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
       [{ REDIS_URL: 'redis://cache', REDIS_KEY_PREFIX: 'has space' }, 'REDIS_KEY_PREFIX'],
       [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
-      [{ WEBHOOK_ALLOW_LOCAL: 'sometimes' }, 'WEBHOOK_ALLOW_LOCAL'],
-      [{ WEBHOOK_RETRY_SCHEDULE: '5,x' }, 'WEBHOOK_RETRY_SCHEDULE'],
-      [{ WEBHOOK_RETRY_SCHEDULE: '0' }, 'WEBHOOK_RETRY_SCHEDULE'],
-      [{ WEBHOOK_RETRY_SCHEDULE: '-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
-      [{ WEBHOOK_RETRY_SCHEDULE: '5,,5' }, 'WEBHOOK_RETRY_SCHEDULE'],
-      [{ WEBHOOK_RETRY_SCHEDULE: '90000' }, 'WEBHOOK_RETRY_SCHEDULE'],
       [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     ])('%p', (env, variable) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);

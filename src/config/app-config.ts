@@ -1,9 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
-import { INVITE_LIMITS } from '../invites/invite.limits';
-import { RETRY_SCHEDULE_SECONDS } from '../webhooks/webhooks.limits';
 import { ConfigError } from './config-error';
 import { engineOf } from './engine';
-import { InterviewerAgentConfig, readDefaultInterviewer, readInterviewerAgents } from './interviewer-agents';
+import { Env, readBool, readChoice, readInt } from './env';
 
 export type LogLevelName = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 /** auto: readable lines on a terminal, JSON lines otherwise. */
@@ -35,83 +33,46 @@ export interface RedisConfig {
   keyPrefix: string;
 }
 
-export interface RoomConfig {
-  /** Shown above the start form and recorded in the transcript when the interviewee agrees. */
-  consentText: string;
-  /** An invite expires this long after it was created, unless createInvites says otherwise. */
-  inviteTtlDays: number;
-  /** How often each instance looks for invites past expires_on. */
-  expirySweepMs: number;
-  /** Requests per RATE_LIMIT_WINDOW_SECONDS: per client address and per link. */
-  rateLimit: { perAddress: number; perLink: number };
-}
-
-export interface WebhookConfig {
-  /** Development and tests only: deliver to loopback, private and link-local addresses, and over http. */
-  allowLocal: boolean;
-  /** The waits between attempts, in ms: the contract's schedule unless WEBHOOK_RETRY_SCHEDULE shortens it (tests). */
-  retryScheduleMs: number[];
-}
-
-export const DEFAULT_CONSENT_TEXT =
-  'This interview is conducted by an automated interviewer. Your answers are recorded and shared with the research team that sent you this link.';
+/** A feature's own settings, read from the same environment (see ConfigModule.forFeature). */
+export type FeatureConfigReader<T> = (env: Env, app: AppConfig) => T;
 
 /**
- * Typed, validated configuration: the only reader of the environment. Built once per process (or per
- * app in the tests) by loadConfig(); the Nest app injects it by class, the CLIs and ormconfig.ts
- * call loadConfig() themselves.
+ * Typed, validated configuration: the settings every process shares (port, database, logs, tokens,
+ * HTTP limits). Each feature reads its own settings from the same environment through its own reader
+ * (room.config.ts, invites.config.ts, webhooks.config.ts, interviewers.config.ts), registered by its
+ * module with ConfigModule.forFeature: this folder knows no feature. Built once per process (or per app
+ * in the tests) by loadConfig(); nothing else reads the environment.
  */
 export class AppConfig {
   readonly port: number;
   readonly database: DatabaseConfig;
   readonly migrationsRun: boolean;
-  readonly inviteBaseUrl: string;
-  readonly defaultInterviewer: string;
-  /** The configured interviewer agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
-  readonly interviewers: ReadonlyMap<string, InterviewerAgentConfig>;
-  readonly maxInvitesPerRequest: number;
   readonly logLevel: LogLevelName;
   readonly logFormat: LogFormat;
   readonly tokenCacheTtlMs: number;
   readonly bodyLimitBytes: number;
   readonly corsOrigins: string[];
+  /** Requests per token on /v1 (per address without one), per window; the window is every rate limit's. */
   readonly rateLimit: { limit: number; windowMs: number };
   readonly redis: RedisConfig | null;
   /** After SIGTERM, /health answers 503 and requests are still served this long before the listener closes. */
   readonly shutdownDrainMs: number;
-  /** The interview room (/i/{linkID}) and the invites' expiry. */
-  readonly room: RoomConfig;
-  readonly webhooks: WebhookConfig;
+  /** The environment these settings were read from, for the features' own readers. */
+  readonly env: Env;
+  private readonly features = new Map<FeatureConfigReader<unknown>, unknown>();
 
-  constructor(values: Omit<AppConfig, never>) {
+  constructor(values: Omit<AppConfig, 'feature' | 'features'>) {
     Object.assign(this, values);
+  }
+
+  /** A feature's settings, read (and validated) once from this configuration's environment. */
+  feature<T>(reader: FeatureConfigReader<T>): T {
+    if (!this.features.has(reader)) this.features.set(reader, reader(this.env, this));
+    return this.features.get(reader) as T;
   }
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/irs.sqlite';
-
-type Env = Record<string, string | undefined>;
-
-function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  }
-  const value = Number(raw.trim());
-  if (value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-  }
-  return value;
-}
-
-function readBool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
-}
 
 function readRedis(env: Env): RedisConfig | null {
   const raw = env.REDIS_URL?.trim();
@@ -126,28 +87,6 @@ function readRedis(env: Env): RedisConfig | null {
   const keyPrefix = env.REDIS_KEY_PREFIX?.trim() || 'irs:';
   if (!/^[\x21-\x7e]{1,64}$/.test(keyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX must be 1 to 64 printable characters without spaces');
   return { url: raw, keyPrefix };
-}
-
-function readText(env: Env, name: string, fallback: string, max: number): string {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (raw.length > max || raw.includes('\0') || !raw.isWellFormed()) throw new ConfigError(`${name} must be text of at most ${max} characters`);
-  return raw;
-}
-
-function readHttpUrl(env: Env, name: string, fallback: string): string {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
-  }
-  return raw.replace(/\/+$/, '');
 }
 
 function readDatabase(env: Env): DatabaseConfig {
@@ -182,74 +121,35 @@ function readDatabase(env: Env): DatabaseConfig {
   throw new ConfigError('DATABASE_URL must be unset (embedded database), sqlite:<file>, mysql://user:password@host:port/database or mariadb://...');
 }
 
-/**
- * WEBHOOK_RETRY_SCHEDULE, for tests: comma-separated waits in seconds (decimals allowed) that replace
- * the contract's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Unset: that schedule.
- */
-function readRetrySchedule(env: Env): number[] {
-  const raw = env.WEBHOOK_RETRY_SCHEDULE?.trim();
-  if (!raw) return RETRY_SCHEDULE_SECONDS.map((s) => s * 1000);
-  const steps = raw.split(',').map((s) => s.trim());
-  if (steps.length > 20 || steps.some((s) => !/^\d{1,6}(\.\d{1,3})?$/.test(s) || Number(s) <= 0 || Number(s) > 86_400)) {
-    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated waits in seconds, each above 0 and at most 86400 (got "${raw}")`);
-  }
-  return steps.map((s) => Math.round(Number(s) * 1000));
-}
-
-const LOG_LEVELS: LogLevelName[] = ['silent', 'error', 'warn', 'info', 'debug'];
-
-export function loadConfig(env: Env = process.env): AppConfig {
-  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevelName;
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
-  }
-  const logFormat = (env.LOG_FORMAT?.trim().toLowerCase() || 'auto') as LogFormat;
-  if (!['auto', 'json', 'pretty'].includes(logFormat)) {
-    throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
-  }
-  const interviewers = readInterviewerAgents(env);
-  const corsOrigins = (env.CORS_ORIGINS ?? '')
+function readCorsOrigins(env: Env): string[] {
+  const origins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
-  for (const origin of corsOrigins) {
+  for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
       throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins like https://app.example.com (got "${origin}")`);
     }
   }
-  const port = readInt(env, 'PORT', 3000, 0, 65535);
+  return origins;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
   return new AppConfig({
-    port,
+    port: readInt(env, 'PORT', 3000, 0, 65535),
     database: readDatabase(env),
     migrationsRun: readBool(env, 'MIGRATIONS_RUN', true),
-    // Unset, links open on this very service: a link printed by a local service works there.
-    inviteBaseUrl: readHttpUrl(env, 'INVITE_BASE_URL', `http://localhost:${port}/i`),
-    defaultInterviewer: readDefaultInterviewer(env, interviewers),
-    interviewers,
-    maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
-    logLevel,
-    logFormat,
+    logLevel: readChoice(env, 'LOG_LEVEL', 'info', ['silent', 'error', 'warn', 'info', 'debug']),
+    logFormat: readChoice(env, 'LOG_FORMAT', 'auto', ['auto', 'json', 'pretty']),
     tokenCacheTtlMs: readInt(env, 'TOKEN_CACHE_TTL_SECONDS', 30, 0, 3600) * 1000,
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    corsOrigins,
+    corsOrigins: readCorsOrigins(env),
     rateLimit: {
       limit: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
       windowMs: readInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400) * 1000,
     },
     redis: readRedis(env),
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
-    room: {
-      consentText: readText(env, 'CONSENT_TEXT', DEFAULT_CONSENT_TEXT, 2000),
-      inviteTtlDays: readInt(env, 'INVITE_TTL_DAYS', 30, 1, INVITE_LIMITS.expiresInDaysMax),
-      expirySweepMs: readInt(env, 'EXPIRY_SWEEP_SECONDS', 60, 1, 60) * 1000,
-      rateLimit: {
-        perAddress: readInt(env, 'ROOM_RATE_LIMIT_MAX', 120, 1, 1_000_000),
-        perLink: readInt(env, 'ROOM_LINK_RATE_LIMIT_MAX', 60, 1, 1_000_000),
-      },
-    },
-    webhooks: {
-      allowLocal: readBool(env, 'WEBHOOK_ALLOW_LOCAL', false),
-      retryScheduleMs: readRetrySchedule(env),
-    },
+    env: { ...env },
   });
 }

@@ -1,7 +1,8 @@
-import { Logger, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { DatabaseHealth } from './database-health';
 import { buildDataSourceOptions } from './data-source-options';
 
 /**
@@ -21,6 +22,7 @@ async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource
 }
 
 /** The DataSource of the HTTP service and of the CLIs that run the domain code (seed, bench). */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -29,5 +31,7 @@ async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource
       dataSourceFactory: (options) => connectAndMigrate(options!),
     }),
   ],
+  providers: [DatabaseHealth],
+  exports: [DatabaseHealth],
 })
 export class DatabaseModule {}

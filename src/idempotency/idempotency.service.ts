@@ -1,4 +1,5 @@
-import { BadRequestException, ConflictException, Injectable, OnModuleDestroy, OnModuleInit, UnprocessableEntityException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
@@ -6,6 +7,7 @@ import { isDuplicateKey } from '../common/database-errors';
 import { IDEMPOTENCY_KEY_MAX, IdempotencyRecord } from './idempotency-record.entity';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
 /** A first request still "running" after this long is taken to have died with its process. */
 export const IN_FLIGHT_TIMEOUT_MS = 5 * 60 * 1000;
 const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`);
@@ -51,19 +53,8 @@ function canonical(value: unknown): string {
  * when its parameters differ.
  */
 @Injectable()
-export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
-  private sweeper?: NodeJS.Timeout;
-
+export class IdempotencyService {
   constructor(@InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>) {}
-
-  onModuleInit(): void {
-    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), 10 * 60 * 1000);
-    this.sweeper.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
-  }
 
   /**
    * Runs `handler` once per key: without a key simply runs it; with one, replays the first success
@@ -133,5 +124,11 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
 
   async sweep(now = new Date()): Promise<void> {
     await this.records.delete({ expiresAt: LessThan(now) });
+  }
+
+  /** Expired keys are deleted every ten minutes by the HTTP service (@nestjs/schedule); a failure waits for the next time. */
+  @Interval(SWEEP_EVERY_MS)
+  async sweepExpired(): Promise<void> {
+    await this.sweep().catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { loadConfig } from '../config/app-config';
+import { readInterviewersConfig } from './interviewers.config';
 import { DefaultInterviewer } from './default-interviewer';
 import { InterviewersService } from './interviewers.service';
 import { UnknownInterviewerException } from './interviewers.errors';
@@ -21,7 +21,7 @@ function errorOf(call: () => unknown): HttpException {
 }
 
 describe(InterviewersService.name, () => {
-  const sut = new InterviewersService(loadConfig({ INTERVIEWER_AGENTS: JSON.stringify(AGENTS), TEST_OPENAI_KEY: 'sk-registry-test' }));
+  const sut = new InterviewersService(readInterviewersConfig({ INTERVIEWER_AGENTS: JSON.stringify(AGENTS), TEST_OPENAI_KEY: 'sk-registry-test' }));
 
   it('lists the built-in agent first, then the configured ones in their order', () => {
     expect(sut.list()).toEqual([
@@ -45,7 +45,7 @@ describe(InterviewersService.name, () => {
   });
 
   it('has only the built-in agent when none is configured', () => {
-    expect(new InterviewersService(loadConfig({})).list().map((a) => a.interviewer)).toEqual(['default']);
+    expect(new InterviewersService(readInterviewersConfig({})).list().map((a) => a.interviewer)).toEqual(['default']);
   });
 
   describe('assertKnown', () => {
@@ -64,7 +64,7 @@ describe(InterviewersService.name, () => {
 
     it('keeps the message within the documented 1,000 characters with many long names', () => {
       const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${String(i).padStart(3, '0')}${'a'.repeat(97)}`, AGENTS['local.llama']]));
-      const big = new InterviewersService(loadConfig({ INTERVIEWER_AGENTS: JSON.stringify(many) }));
+      const big = new InterviewersService(readInterviewersConfig({ INTERVIEWER_AGENTS: JSON.stringify(many) }));
       const { message } = errorOf(() => big.assertKnown('z'.repeat(100)));
       expect(message.length).toBeLessThanOrEqual(1000);
       expect(message).toMatch(/^interviewer "z{100}" is not a known agent; known agents: default, 000a+, .* and \d+ more \(GET \/v1\/interviewers\/getList\)$/);

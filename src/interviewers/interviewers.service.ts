@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import type { InterviewerAgentConfig } from '../config/interviewer-agents';
+import { InterviewerAgentConfig, InterviewersConfig } from './interviewers.config';
 import { DefaultInterviewer } from './default-interviewer';
 import type { InterviewerDto } from './dto/interviewer.dto';
 import type { InterviewerAgent } from './interviewer-agent';
@@ -23,11 +22,14 @@ function createAgent(name: string, config: InterviewerAgentConfig, builtIn: Inte
 @Injectable()
 export class InterviewersService {
   private readonly agents = new Map<string, InterviewerAgent>();
+  /** The agent new interviews get (DEFAULT_INTERVIEWER), and those reset to the default. */
+  readonly defaultName: string;
 
-  constructor(config: AppConfig) {
+  constructor(config: InterviewersConfig) {
     const builtIn = new DefaultInterviewer();
     this.agents.set(BUILT_IN_INTERVIEWER, builtIn);
-    for (const [name, agentConfig] of config.interviewers) this.agents.set(name, createAgent(name, agentConfig, builtIn));
+    for (const [name, agentConfig] of config.agents) this.agents.set(name, createAgent(name, agentConfig, builtIn));
+    this.defaultName = config.defaultInterviewer;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { validateInput } from '../common/validation';
-import type { OpenAiAgentConfig } from '../config/interviewer-agents';
+import type { OpenAiAgentConfig } from './interviewers.config';
 import { NewProfileDetails } from '../profiles/dto/new-profile.dto';
 import { PROFILE_LIMITS } from '../profiles/profile.limits';
 import { closingMessage, firstNameOf } from './default-interviewer';

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
-import { Interview } from './interview.entity';
+import { ProductsModule } from '../products/products.module';
 import { InterviewsController } from './interviews.controller';
+import { InterviewsRepository } from './interviews.repository';
 import { InterviewsService } from './interviews.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Interview]), IdempotencyModule, InterviewersModule],
+  imports: [IdempotencyModule, InterviewersModule, ProductsModule],
   controllers: [InterviewsController],
-  providers: [InterviewsService],
+  providers: [InterviewsService, InterviewsRepository],
+  exports: [InterviewsService, InterviewsRepository],
 })
 export class InterviewsModule {}

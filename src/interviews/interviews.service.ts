@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { uuidv7 } from '../common/ids';
-import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
-import { AppConfig } from '../config/app-config';
-import { rawDate } from '../database/column-types';
+import { ListAnswer, answerList } from '../common/keyset';
 import { InterviewersService } from '../interviewers/interviewers.service';
-import { Invite } from '../invites/invite.entity';
+import { ProductsService } from '../products/products.service';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto } from './dto/interview.dto';
 import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
-import { Interview } from './interview.entity';
-import { InterviewHasInvitesException } from './interviews.errors';
-import { INTERVIEW_KEYS, INTERVIEW_LIST, InterviewRow } from './interviews.sql';
+import { InterviewHasInvitesException, InterviewNotFoundException } from './interviews.errors';
+import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview } from './interviews.repository';
 
 function toDto(i: InterviewRow): InterviewDto {
   return {
@@ -31,65 +28,65 @@ function toDto(i: InterviewRow): InterviewDto {
 @Injectable()
 export class InterviewsService {
   constructor(
-    @InjectRepository(Interview) private readonly interviews: Repository<Interview>,
+    private readonly interviews: InterviewsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: AccessService,
-    private readonly config: AppConfig,
+    private readonly products: ProductsService,
     private readonly interviewers: InterviewersService,
   ) {}
 
+  /** The interview and its product's owners when the caller may see its product, else its 404. */
+  async requireVisible(principal: Principal, interviewID: string, options: { db?: EntityManager; lock?: boolean } = {}): Promise<OwnedInterview> {
+    return this.access.visible(principal, await this.interviews.findOwned(interviewID, options), (i) => i.owner, () => new InterviewNotFoundException(interviewID));
+  }
+
   async create(dto: CreateInterviewDto, principal: Principal): Promise<{ interviewID: string }> {
-    await this.access.product(principal, dto.productID);
-    const now = new Date();
-    const interviewID = uuidv7(now.getTime());
-    await this.interviews.insert({
-      interviewID,
-      productID: dto.productID,
-      interviewName: dto.interviewName,
-      guidelines: dto.guidelines ?? null,
-      userID: dto.userID ?? null,
-      interviewer: this.config.defaultInterviewer,
-      createdAt: now,
-      updatedAt: now,
-    });
+    await this.products.requireVisible(principal, dto.productID);
+    const interviewID = uuidv7();
+    await this.interviews.insert(
+      [
+        {
+          interviewID,
+          productID: dto.productID,
+          interviewName: dto.interviewName,
+          guidelines: dto.guidelines ?? null,
+          userID: dto.userID ?? null,
+          interviewer: this.interviewers.defaultName,
+        },
+      ],
+      new Date(),
+    );
     return { interviewID };
   }
 
   async update(dto: UpdateInterviewDto, principal: Principal): Promise<{ interviewID: string; status: 'updated' }> {
-    const changes: Partial<Interview> = {};
+    const changes: InterviewChanges = {};
     if (dto.interviewName !== undefined) changes.interviewName = dto.interviewName;
     if (dto.guidelines !== undefined) changes.guidelines = dto.guidelines;
     if (dto.userID !== undefined) changes.userID = dto.userID;
     if (dto.interviewer) this.interviewers.assertKnown(dto.interviewer);
-    if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.config.defaultInterviewer;
+    if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.interviewers.defaultName;
 
     // Read, check and write in one transaction, the interview row locked, so that a concurrent
     // createInvites cannot slip invites in between the "no invites yet" check and the move.
     await this.dataSource.transaction(async (db) => {
-      const { interview } = await this.access.interview(principal, dto.interviewID, { db, lock: true });
+      const { interview } = await this.requireVisible(principal, dto.interviewID, { db, lock: true });
       if (dto.productID !== undefined && dto.productID !== interview.productID) {
-        await this.access.product(principal, dto.productID, db);
-        if (await db.getRepository(Invite).exists({ where: { interviewID: interview.interviewID } })) {
-          throw new InterviewHasInvitesException(interview.interviewID);
-        }
+        await this.products.requireVisible(principal, dto.productID, db);
+        if (await this.interviews.hasInvites(interview.interviewID, db)) throw new InterviewHasInvitesException(interview.interviewID);
         changes.productID = dto.productID;
       }
-      if (Object.keys(changes).length > 0) {
-        await db.getRepository(Interview).update({ interviewID: interview.interviewID }, { ...changes, updatedAt: new Date() });
-      }
+      await this.interviews.update(interview.interviewID, changes, new Date(), db);
     });
     return { interviewID: dto.interviewID, status: 'updated' };
   }
 
   async getOne(interviewID: string, principal: Principal): Promise<InterviewDto> {
-    return toDto((await this.access.interview(principal, interviewID)).interview);
+    return toDto((await this.requireVisible(principal, interviewID)).interview);
   }
 
-  async list(query: ListInterviewsQueryDto, principal: Principal): Promise<Page<InterviewDto>> {
-    await this.access.product(principal, query.productID);
-    const where = new SqlWhere().and('i.product_id = ?', query.productID);
-    const { sql, params } = pagedSql(INTERVIEW_LIST, where, INTERVIEW_KEYS, query);
-    const rows: (InterviewRow & { createdAt: Date | string })[] = await this.dataSource.query(sql, params);
-    return toPage(rows, query, (r) => [rawDate(r.createdAt), r.interviewID], toDto);
+  async list(query: ListInterviewsQueryDto, principal: Principal): Promise<ListAnswer<InterviewDto>> {
+    await this.products.requireVisible(principal, query.productID);
+    return answerList(query, this.interviews.list(query.productID), (rows) => rows.map(toDto));
   }
 }

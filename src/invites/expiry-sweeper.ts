@@ -1,35 +1,34 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { InviteLifecycleService } from './invite-lifecycle.service';
+import { InvitesConfig } from './invites.config';
 
 /**
  * Expires invites past their expires_on every EXPIRY_SWEEP_SECONDS, so that reads and lists show it
- * without anyone opening the link. Runs in every instance of the HTTP service; the lifecycle's sweep
- * is safe when several run at once. A failing sweep (database away) is logged and tried next time.
+ * without anyone opening the link. Runs in every instance of the HTTP service (an interval of
+ * @nestjs/schedule, registered at bootstrap because its period is configured); the lifecycle's sweep is
+ * safe when several run at once. A failing sweep (database away) is logged and tried next time.
  */
 @Injectable()
 export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ExpirySweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private running?: Promise<number>;
 
   constructor(
     private readonly lifecycle: InviteLifecycleService,
-    private readonly config: AppConfig,
+    private readonly config: InvitesConfig,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep().then(
-        () => undefined,
-        () => undefined,
-      ).finally(() => (this.running = undefined));
-    }, this.config.room.expirySweepMs);
-    this.timer.unref();
+    const timer = setInterval(() => {
+      this.running ??= this.sweep().finally(() => (this.running = undefined));
+    }, this.config.expirySweepMs);
+    this.scheduler.addInterval(ExpirySweeper.name, timer);
   }
 
+  /** The schedule stops its intervals at shutdown; a sweep under way is waited for. */
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
     await this.running;
   }
 

@@ -3,15 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isLostRace } from '../common/database-errors';
 import { validateInput } from '../common/validation';
-import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, rawDate, sqlDate } from '../database/column-types';
+import { rawDate } from '../database/column-types';
 import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
+import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
 import type { ConversationTurn, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
-import { INVITES_DUE_TO_EXPIRE, INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomContext, RoomInviteRow } from './invites.sql';
+import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
 export interface RoomInvite extends RoomContext {
@@ -52,6 +52,10 @@ function fromRow(r: RoomInviteRow): RoomInvite {
 /** How often a change that lost a race to another transaction is run again. */
 const RACE_ATTEMPTS = 4;
 
+/** The invite statuses a webhook event announces. */
+type AnnouncedStatus = 'started' | 'completed' | 'expired';
+const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'expired'];
+
 /** Turns as they are stored (role and content only), checked like an HTTP body would be. */
 function checkedTurns(turns: ConversationTurn[]): ConversationTurn[] {
   return validateInput(TurnsInput, { turns } as TurnsInput).turns.map(({ role, content }) => ({ role, content }));
@@ -62,12 +66,21 @@ export function isDue(status: InviteStatus, expiresAt: Date, now: Date): boolean
   return (status === 'pending' || status === 'started') && expiresAt.getTime() <= now.getTime();
 }
 
-/** What a change writes; absent fields stay as they are. */
-interface InvitePatch {
-  status?: InviteStatus;
-  userInfo?: UserInfo;
-  conversation?: ConversationTurn[];
-  completedOn?: Date;
+/** The webhook events of invites that are now in `status` (the others changed meanwhile). */
+function inviteEvents(rows: InviteEventRow[], status: AnnouncedStatus): OutboxEvent[] {
+  return rows
+    .filter((r) => r.status === status)
+    .map((r) => {
+      const data = {
+        linkID: r.linkID,
+        interviewID: r.interviewID,
+        productID: r.productID,
+        orgID: r.orgID,
+        status: r.status,
+        completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
+      };
+      return { type: `invite.${status}` as const, products: [{ productID: r.productID, ...r.owner }], data: () => data };
+    });
 }
 
 /** How a completion fills the interviewee's profile (see ProfilesService.recordInterview). */
@@ -88,13 +101,14 @@ export type CompletionSummary = CompletedInterview['summary'];
 export class InviteLifecycleService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly invites: InvitesRepository,
     private readonly profiles: ProfilesService,
     private readonly outbox: WebhookOutbox,
   ) {}
 
   /** The invite with its interview and product; one past expires_on is expired on the way (lazy expiry). */
   async read(linkID: string, now = new Date()): Promise<RoomInvite> {
-    const [row]: RoomInviteRow[] = await this.dataSource.query(ROOM_INVITE_BY_ID, [linkID]);
+    const row = await this.invites.findForRoom(linkID);
     if (!row) throw new InviteNotFoundException(linkID);
     const invite = fromRow(row);
     if (isDue(invite.status, invite.expiresAt, now)) {
@@ -141,10 +155,10 @@ export class InviteLifecycleService {
   /** pending | started → expired, when past expires_on; false when another change got there first. */
   async expire(linkID: string, now = new Date()): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const [state]: { status: InviteStatus; expiresAt: Date | string }[] = await db.query(INVITE_STATE_FOR_UPDATE + FOR_UPDATE_SQL, [linkID]);
+      const state = await this.invites.lockState(db, linkID);
       if (!state || !isDue(state.status, rawDate(state.expiresAt), now)) return false;
-      await this.write(db, linkID, { status: 'expired' }, now);
-      await this.outbox.invitesChanged(db, [linkID], 'expired', now);
+      await this.invites.write(db, linkID, { status: 'expired' }, now);
+      await this.announce(db, [linkID], 'expired', now);
       return true;
     });
   }
@@ -156,18 +170,10 @@ export class InviteLifecycleService {
    */
   async sweepExpired(now = new Date(), limit = 500): Promise<number> {
     return this.dataSource.transaction(async (db) => {
-      const due: { linkID: string }[] = await db.query(INVITES_DUE_TO_EXPIRE + FOR_UPDATE_SKIP_LOCKED_SQL, [sqlDate(now), limit]);
+      const due = await this.invites.lockDueToExpire(db, now, limit);
       if (due.length === 0) return 0;
-      await db.query(
-        `UPDATE invites SET status = 'expired', updated_at = ? WHERE status IN ('pending', 'started') AND link_id IN (${due.map(() => '?').join(', ')})`,
-        [sqlDate(now), ...due.map((d) => d.linkID)],
-      );
-      await this.outbox.invitesChanged(
-        db,
-        due.map((d) => d.linkID),
-        'expired',
-        now,
-      );
+      await this.invites.expireMany(db, due, now);
+      await this.announce(db, due, 'expired', now);
       return due.length;
     });
   }
@@ -176,12 +182,7 @@ export class InviteLifecycleService {
    * One change: lock, expire when due, check the status the change needs (`from`) and the transcript the
    * caller saw, then write what `patch` returns (inside the transaction, so it may write more rows).
    */
-  private async change(
-    invite: RoomInvite,
-    from: InviteStatus,
-    now: Date,
-    patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>,
-  ): Promise<void> {
+  private async change(invite: RoomInvite, from: InviteStatus, now: Date, patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>): Promise<void> {
     // Two completions for one interviewee at once can deadlock on the profile's unique key, or find it
     // taken: the loser's transaction was rolled back, so it runs again (and finds the profile).
     for (let attempt = 1; ; attempt++) {
@@ -193,43 +194,30 @@ export class InviteLifecycleService {
     }
   }
 
-  private async changeOnce(
-    invite: RoomInvite,
-    from: InviteStatus,
-    now: Date,
-    patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>,
-  ): Promise<void> {
+  private async changeOnce(invite: RoomInvite, from: InviteStatus, now: Date, patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>): Promise<void> {
     const expired = await this.dataSource.transaction(async (db) => {
-      const [state]: { status: InviteStatus; conversation: string; expiresAt: Date | string }[] = await db.query(
-        INVITE_STATE_FOR_UPDATE + FOR_UPDATE_SQL,
-        [invite.linkID],
-      );
+      const state = await this.invites.lockState(db, invite.linkID);
       if (!state) throw new InviteNotFoundException(invite.linkID);
       if (isDue(state.status, rawDate(state.expiresAt), now)) {
-        await this.write(db, invite.linkID, { status: 'expired' }, now);
-        await this.outbox.invitesChanged(db, [invite.linkID], 'expired', now);
+        await this.invites.write(db, invite.linkID, { status: 'expired' }, now);
+        await this.announce(db, [invite.linkID], 'expired', now);
         return true;
       }
       if (state.status !== from) throw new InviteStateException(state.status, from);
       if ((JSON.parse(state.conversation) as unknown[]).length !== invite.conversation.length) throw new InviteChangedException();
       const changes = await patch(db);
       if (changes.status !== undefined && !TRANSITIONS[from].includes(changes.status)) throw new InviteStateException(from, changes.status);
-      await this.write(db, invite.linkID, changes, now);
-      // Its webhook event, in the same transaction (started or completed: expired is handled above).
-      if (changes.status === 'started' || changes.status === 'completed') await this.outbox.invitesChanged(db, [invite.linkID], changes.status, now);
+      await this.invites.write(db, invite.linkID, changes, now);
+      if (changes.status !== undefined && ANNOUNCED.includes(changes.status)) await this.announce(db, [invite.linkID], changes.status as AnnouncedStatus, now);
       return false;
     });
     // The expiry is committed; only then is the caller told.
     if (expired) throw new InviteExpiredException();
   }
 
-  private async write(db: EntityManager, linkID: string, patch: InvitePatch, now: Date): Promise<void> {
-    const columns: [string, unknown][] = [['updated_at', sqlDate(now)]];
-    if (patch.status !== undefined) columns.push(['status', patch.status]);
-    if (patch.userInfo !== undefined) columns.push(['user_info', JSON.stringify(patch.userInfo)]);
-    if (patch.conversation !== undefined) columns.push(['conversation', JSON.stringify(patch.conversation)]);
-    if (patch.completedOn !== undefined) columns.push(['completed_on', sqlDate(patch.completedOn)]);
-    await db.query(`UPDATE invites SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE link_id = ?`, [...columns.map(([, v]) => v), linkID]);
+  /** The webhook events of the invites moved to `status`, in the transaction that moved them. */
+  private async announce(db: EntityManager, linkIDs: string[], status: AnnouncedStatus, at: Date): Promise<void> {
+    await this.outbox.write(db, inviteEvents(await this.invites.eventRows(db, linkIDs), status), at);
   }
 
   private async recordProfile(db: EntityManager, invite: RoomInvite, summary: CompletionSummary, now: Date): Promise<void> {

@@ -1,19 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
-import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
-import { rawDate, sqlDate } from '../database/column-types';
-import { runSql } from '../database/run-sql';
+import { ListAnswer, answerList } from '../common/keyset';
 import { CreateProductDto } from './dto/create-product.dto';
 import { ProductDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/product-queries.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
-import { Product } from './product.entity';
-import { PRODUCT_INSERT, PRODUCT_KEYS, PRODUCT_LIST, ProductRow } from './products.sql';
+import { ProductChanges, ProductRow, ProductsRepository } from './products.repository';
+import { ProductNotFoundException } from './products.errors';
 
 const OPTIONAL_FIELDS = ['desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
 const OWNERS = ['orgID', 'userID'];
@@ -25,24 +22,27 @@ function toDto(p: ProductRow): ProductDto {
 @Injectable()
 export class ProductsService {
   constructor(
-    @InjectRepository(Product) private readonly products: Repository<Product>,
+    private readonly products: ProductsRepository,
     private readonly access: AccessService,
   ) {}
+
+  /** The product when the caller may see it, else its 404 (also for the modules whose records belong to a product). */
+  async requireVisible(principal: Principal, productID: string, db?: EntityManager): Promise<ProductRow> {
+    return this.access.visible(principal, await this.products.findById(productID, db), (p) => p, () => new ProductNotFoundException(productID));
+  }
 
   async create(dto: CreateProductDto, principal: Principal): Promise<{ productID: string }> {
     const owner = { orgID: dto.orgID ?? null, userID: dto.userID ?? null };
     if (owner.orgID === null && owner.userID === null) throw new MissingOneOfException(OWNERS);
     this.access.assertWritable(principal, owner, 'the product');
-    const now = new Date();
-    const productID = uuidv7(now.getTime());
-    const at = sqlDate(now);
-    await runSql(this.products.manager.connection, PRODUCT_INSERT, [productID, dto.name, dto.desc ?? null, owner.orgID, owner.userID, dto.url ?? null, dto.imageLink ?? null, at, at]);
+    const productID = uuidv7();
+    await this.products.insert(productID, { name: dto.name, desc: dto.desc ?? null, ...owner, url: dto.url ?? null, imageLink: dto.imageLink ?? null }, new Date());
     return { productID };
   }
 
   async update(dto: UpdateProductDto, principal: Principal): Promise<{ productID: string; status: 'updated' }> {
-    const product = await this.access.product(principal, dto.productID);
-    const changes: Partial<Product> = {};
+    const product = await this.requireVisible(principal, dto.productID);
+    const changes: ProductChanges = {};
     if (dto.name !== undefined) changes.name = dto.name;
     for (const field of OPTIONAL_FIELDS) {
       if (dto[field] !== undefined) changes[field] = dto[field] ?? null;
@@ -50,26 +50,17 @@ export class ProductsService {
     const next = { ...product, ...changes };
     if (next.orgID === null && next.userID === null) throw new MissingOneOfException(OWNERS, 'must remain set');
     this.access.assertWritable(principal, next, 'the product');
-    if (Object.keys(changes).length > 0) {
-      await this.products.update({ productID: product.productID }, { ...changes, updatedAt: new Date() });
-    }
+    await this.products.update(product.productID, changes, new Date());
     return { productID: product.productID, status: 'updated' };
   }
 
   async getOne(productID: string, principal: Principal): Promise<ProductDto> {
-    return toDto(await this.access.product(principal, productID));
+    return toDto(await this.requireVisible(principal, productID));
   }
 
-  async list(query: ListProductsQueryDto, principal: Principal): Promise<Page<ProductDto>> {
+  async list(query: ListProductsQueryDto, principal: Principal): Promise<ListAnswer<ProductDto>> {
     if (query.orgID === undefined && query.userID === undefined) throw new MissingOneOfException(OWNERS);
-    const where = new SqlWhere();
-    if (query.orgID !== undefined) where.and('p.org_id = ?', query.orgID);
-    if (query.userID !== undefined) where.and('p.user_id = ?', query.userID);
-    const scope = this.access.listScope(principal, 'p');
-    if (scope) where.and(scope);
-    // Raw rows, not entities: hydrating 1,000 entities costs about twice the query itself.
-    const { sql, params } = pagedSql(PRODUCT_LIST, where, PRODUCT_KEYS, query);
-    const rows: (ProductRow & { createdAt: Date | string })[] = await this.products.query(sql, params);
-    return toPage(rows, query, (r) => [rawDate(r.createdAt), r.productID], toDto);
+    const list = this.products.list({ orgID: query.orgID, userID: query.userID }, this.access.listScope(principal, 'p'));
+    return answerList(query, list, (rows) => rows.map(toDto));
   }
 }

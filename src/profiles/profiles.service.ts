@@ -5,17 +5,18 @@ import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { uuidv7 } from '../common/ids';
 import { splitName } from '../common/names';
-import { Page, SqlWhere, pagedSql, toPage } from '../common/keyset';
+import { ListAnswer, answerList } from '../common/keyset';
 import { validateInput } from '../common/validation';
-import { FOR_UPDATE_SQL, rawDate } from '../database/column-types';
+import { ProductsService } from '../products/products.service';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { NewProfileDetails, NewProfileDto } from './dto/new-profile.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ListProfilesQueryDto } from './dto/profile-queries.dto';
-import { HistoryEntry, Profile, ProfileDetails, ProfileMetadata, ProfileProduct } from './profile.entity';
+import { HistoryEntry, ProfileDetails, ProfileMetadata } from './profile.entity';
 import { PROFILE_LIMITS } from './profile.limits';
+import { ProfileNotFoundException } from './profiles.errors';
+import { NewProfileRow, ProfileRow, ProfilesRepository } from './profiles.repository';
 import { foldMean, sentimentOf } from './sentiment';
-import { EMPTY_DETAILS, EMPTY_METADATA, PROFILE_KEYS, PROFILE_LIST, ProfileRow, profileFromRow } from './profiles.sql';
 
 /** A completed interview, as the profile of its interviewee learns from it. */
 export interface CompletedInterview {
@@ -32,8 +33,21 @@ export interface CompletedInterview {
   summary: Pick<ProfileDetails, 'background' | 'productAlignment' | 'key_values' | 'interests'> | null;
 }
 
-const OWNED_PROFILE = `SELECT id AS profileID, first_name AS firstName, last_name AS lastName, metadata, details, history, sentiment_turns AS sentimentTurns
-  FROM profiles WHERE owner_key = ? AND email = ?`;
+export const EMPTY_METADATA: ProfileMetadata = { source: null, acquired_date: null, last_interviewed: null, interview_count: null, sentiment: null };
+export const EMPTY_DETAILS: ProfileDetails = { occupation: null, location: null, background: null, productAlignment: null, key_values: [], interests: [] };
+
+/** A profile as the API shows it, with the products the caller may see. */
+export function profileDtoOf(r: ProfileRow, productIDs: string[]): ProfileDto {
+  return {
+    profileID: r.profileID,
+    productIDs,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    metadata: { ...EMPTY_METADATA, ...(r.metadata === null ? null : (JSON.parse(r.metadata) as ProfileMetadata)) },
+    details: { ...EMPTY_DETAILS, ...(r.details === null ? null : (JSON.parse(r.details) as ProfileDetails)) },
+    history: JSON.parse(r.history) as HistoryEntry[],
+  };
+}
 
 /** Whose interviewees' profiles these are: the organization, else the user; null when the product has neither (it cannot). */
 function ownerKeyOf(c: Pick<CompletedInterview, 'orgID' | 'productUserID'>): string | null {
@@ -50,6 +64,8 @@ function union(a: readonly string[], b: readonly string[]): string[] {
 export class ProfilesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly profiles: ProfilesRepository,
+    private readonly products: ProductsService,
     private readonly access: AccessService,
     private readonly outbox: WebhookOutbox,
   ) {}
@@ -70,7 +86,7 @@ export class ProfilesService {
     if (ownerKey === null || email === null) return null;
     const scores = c.answers.map(sentimentOf);
     const at = c.completedOn.toISOString();
-    const [found]: (ProfileRow & { sentimentTurns: number })[] = await db.query(OWNED_PROFILE + FOR_UPDATE_SQL, [ownerKey, email]);
+    const found = await this.profiles.lockMatching(db, ownerKey, email);
     if (!found) {
       const { first, rest } = splitName(c.person.name);
       const sentiment = foldMean(null, 0, scores);
@@ -104,36 +120,25 @@ export class ProfilesService {
         interests: union(details.interests, c.summary?.interests ?? []),
       },
       history: [...history, { type: 'invite', id: c.linkID }].slice(-PROFILE_LIMITS.history),
+      sentimentTurns: sentiment.count,
     };
     validateInput(NewProfileDetails, next.details);
-    await db.query('UPDATE profiles SET metadata = ?, details = ?, history = ?, sentiment_turns = ? WHERE id = ?', [
-      JSON.stringify(next.metadata),
-      JSON.stringify(next.details),
-      JSON.stringify(next.history),
-      sentiment.count,
-      found.profileID,
-    ]);
-    const [linked] = await db.query('SELECT 1 AS yes FROM profile_products WHERE profile_id = ? AND product_id = ?', [found.profileID, c.productID]);
-    if (!linked) await db.getRepository(ProfileProduct).insert({ profileID: found.profileID, productID: c.productID });
-    await this.outbox.profileChanged(db, found.profileID, 'profile.updated', c.completedOn);
+    await this.profiles.update(db, found.profileID, next);
+    await this.profiles.linkProduct(db, found.profileID, c.productID);
+    await this.announce(db, found.profileID, 'profile.updated', c.completedOn);
     return found.profileID;
   }
 
-  private async insert(
-    db: EntityManager,
-    input: NewProfileDto,
-    matching: Pick<Profile, 'ownerKey' | 'email' | 'sentimentTurns'>,
-    now = new Date(),
-  ): Promise<string> {
+  private async insert(db: EntityManager, input: NewProfileDto, matching: Pick<NewProfileRow, 'ownerKey' | 'email' | 'sentimentTurns'>, now = new Date()): Promise<string> {
     const p = validateInput(NewProfileDto, input);
-    const profileID = uuidv7(now.getTime());
+    const profileID = uuidv7();
     const metadata = { ...EMPTY_METADATA, ...p.metadata };
     // Times are stored as the API shows them: ISO-8601 UTC with milliseconds.
     for (const key of ['acquired_date', 'last_interviewed'] as const) {
       const value = metadata[key];
       if (value) metadata[key] = new Date(value).toISOString();
     }
-    await db.getRepository(Profile).insert({
+    const row: NewProfileRow = {
       profileID,
       firstName: p.firstName ?? null,
       lastName: p.lastName ?? null,
@@ -142,29 +147,38 @@ export class ProfilesService {
       history: p.history ?? [],
       createdAt: now,
       ...matching,
-    });
-    await db.getRepository(ProfileProduct).insert([...new Set(p.productIDs)].map((productID) => ({ profileID, productID })));
-    await this.outbox.profileChanged(db, profileID, 'profile.created', now);
+    };
+    await this.profiles.insert(db, row, [...new Set(p.productIDs)]);
+    await this.announce(db, profileID, 'profile.created', now);
     return profileID;
+  }
+
+  /** profile.created or profile.updated to the webhook endpoints that see any of its products. */
+  private async announce(db: EntityManager, profileID: string, type: 'profile.created' | 'profile.updated', at: Date): Promise<void> {
+    const products = await this.profiles.productsWithOwners(db, profileID);
+    await this.outbox.write(db, [{ type, products, data: (productIDs) => ({ profileID, productIDs }) }], at);
   }
 
   /** Visible when any of its products is; productIDs lists only the products the caller can see. */
   async getOne(profileID: string, principal: Principal): Promise<ProfileDto> {
-    const { profile, productIDs } = await this.access.profile(principal, profileID);
-    return profileFromRow(profile, productIDs);
+    const profile = await this.profiles.findById(profileID);
+    const productIDs = profile ? ((await this.profiles.productsOf([profileID], this.access.listScope(principal, 'p'))).get(profileID) ?? []) : [];
+    if (!profile || productIDs.length === 0) throw new ProfileNotFoundException(profileID);
+    return profileDtoOf(profile, productIDs);
   }
 
-  async list(query: ListProfilesQueryDto, principal: Principal): Promise<Page<ProfileDto>> {
-    const { productID } = query;
-    await this.access.product(principal, productID);
-    const where = new SqlWhere().and('pp.product_id = ?', productID);
-    const { sql, params } = pagedSql(PROFILE_LIST, where, PROFILE_KEYS, query);
-    const rows: ProfileRow[] = await this.dataSource.query(sql, params);
-    const page = toPage(rows, query, (r) => [rawDate(r.createdAt), r.profileID], (r) => r);
-    const productIDs = await this.access.visibleProductsOfProfiles(
-      principal,
-      page.items.map((r) => r.profileID),
-    );
-    return { ...page, items: page.items.map((r) => profileFromRow(r, productIDs.get(r.profileID) ?? [productID])) };
+  async list(query: ListProfilesQueryDto, principal: Principal): Promise<ListAnswer<ProfileDto>> {
+    await this.products.requireVisible(principal, query.productID);
+    return answerList(query, this.profiles.list(query.productID), async (rows) => {
+      const productIDs = await this.profiles.productsOf(
+        rows.map((r) => r.profileID),
+        this.access.listScope(principal, 'p'),
+      );
+      return rows.map((r) => profileDtoOf(r, productIDs.get(r.profileID) ?? [query.productID]));
+    });
+  }
+
+  async count(): Promise<number> {
+    return this.profiles.count();
   }
 }

@@ -1,12 +1,13 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
-import { ROOM_CSP, renderRoom, renderRoomError } from './room-page';
-import { RoomNotFoundException } from './room.errors';
-import { LINK_ID_PATTERN } from './room.limits';
+import { LinkIdPipe } from './link-id.pipe';
+import { ROOM_CSP, renderRoom } from './room-page';
+import { RoomPageFilter } from './room-page.filter';
+import { RoomRateLimitGuard } from './room-rate-limit.guard';
 import { RoomService } from './room.service';
 
 /** The room's script and stylesheet, read once: plain files, no build step. */
@@ -14,7 +15,6 @@ const ASSETS = {
   'room.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(__dirname, 'assets', 'room.js')) },
   'room.css': { type: 'text/css; charset=utf-8', body: readFileSync(join(__dirname, 'assets', 'room.css')) },
 };
-
 
 /** The interview room's HTML page at the invite URL, and its two assets. */
 @ApiExcludeController()
@@ -24,18 +24,15 @@ export class RoomPageController {
   constructor(private readonly room: RoomService) {}
 
   @Get('i/:linkID')
-  async page(@Param('linkID') linkID: string, @Res() res: Response): Promise<void> {
+  @UseGuards(RoomRateLimitGuard)
+  @UseFilters(RoomPageFilter)
+  async page(@Param('linkID', LinkIdPipe) linkID: string, @Res() res: Response): Promise<void> {
+    const html = renderRoom(this.room.toSession(await this.room.read(linkID)));
     res.setHeader('Content-Security-Policy', ROOM_CSP);
-    try {
-      if (!LINK_ID_PATTERN.test(linkID)) throw new RoomNotFoundException();
-      const html = renderRoom(this.room.toSession(await this.room.read(linkID)));
-      res.status(200).type('html').send(html);
-    } catch (error) {
-      if (!(error instanceof RoomNotFoundException)) throw error;
-      res.status(404).type('html').send(renderRoomError(404, error.message));
-    }
+    res.status(200).type('html').send(html);
   }
 
+  /** Static files, loaded several at a time with the page: not rate limited. */
   @Get('assets/:file')
   asset(@Param('file') file: string, @Res() res: Response): void {
     const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file as keyof typeof ASSETS] : undefined;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 import { ApiPublicErrors, ApiResult, errorCase } from '../common/api-responses';
@@ -7,6 +7,7 @@ import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ReplyResultDto, SessionDto } from './dto/session.dto';
 import { LinkIdPipe } from './link-id.pipe';
 import { RoomNotFoundException } from './room.errors';
+import { RoomRateLimitGuard } from './room-rate-limit.guard';
 import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
 
@@ -21,6 +22,7 @@ const WRONG_STATE = errorCase(409, 'this interview is completed; that needs it s
  */
 @ApiTags(ROOM_TAG)
 @Public()
+@UseGuards(RoomRateLimitGuard)
 @ApiParam({ name: 'linkID', description: 'The secret of the invite URL (its last path segment).', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 64 } })
 @Controller('i/:linkID')
 export class RoomController {

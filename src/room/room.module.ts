@@ -1,15 +1,37 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { jsonBody } from '../common/json-body';
+import { ConfigModule } from '../config/config.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
 import { InvitesModule } from '../invites/invites.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RoomPageController } from './room-page.controller';
+import { RoomConfig, readRoomConfig } from './room.config';
 import { RoomController } from './room.controller';
+import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
 
-/** The interview room at /i/{linkID}: the page, its JSON API, and the service behind both. */
+/** The room's answers carry a person's words: no copies in caches, no indexing. */
+function privatePage(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  next();
+}
+
+/**
+ * The interview room at /i/{linkID}: the page, its JSON API, and the service behind both. It brings
+ * what it needs from the HTTP pipeline itself: its own body limit (16 KB: a form or one answer), its
+ * headers, its rate limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
+ */
 @Module({
-  imports: [InvitesModule, InterviewersModule],
+  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule],
   controllers: [RoomController, RoomPageController],
   providers: [RoomService],
   exports: [RoomService],
 })
-export class RoomModule {}
+export class RoomModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(privatePage).forRoutes({ path: 'i/*path', method: RequestMethod.ALL });
+    consumer.apply(jsonBody(ROOM_LIMITS.bodyBytes)).forRoutes(RoomController);
+  }
+}

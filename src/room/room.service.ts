@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
-import { AppConfig } from '../config/app-config';
 import { InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, RoomInvite } from '../invites/invite-lifecycle.service';
@@ -9,6 +8,7 @@ import { InviteChangedException, InviteExpiredException, InviteNotFoundException
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ReplyResultDto, SessionDto } from './dto/session.dto';
 import { RoomNotFoundException } from './room.errors';
+import { RoomConfig } from './room.config';
 
 /** A change that raced another one on the same invite (another process) is composed again this often. */
 const ATTEMPTS = 3;
@@ -27,7 +27,7 @@ export class RoomService {
   constructor(
     private readonly lifecycle: InviteLifecycleService,
     private readonly interviewers: InterviewersService,
-    private readonly config: AppConfig,
+    private readonly config: RoomConfig,
   ) {}
 
   async session(linkID: string): Promise<SessionDto> {
@@ -40,7 +40,7 @@ export class RoomService {
       const now = new Date();
       const userInfo = { email: dto.email, name: dto.name, occupation: dto.occupation ?? null };
       // What was agreed to, and when, is the transcript's first turn: the team can show it.
-      const consent: ConversationTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.room.consentText}` };
+      const consent: ConversationTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.consentText}` };
       const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name), [consent]);
       const turns: ConversationTurn[] = [consent, { role: 'interviewer', content: opening.message }];
       await this.lifecycle.start(invite, userInfo, turns, now);
@@ -88,7 +88,7 @@ export class RoomService {
       interviewName: invite.interviewName,
       productName: invite.productName,
       productImage: invite.productImage,
-      consentText: this.config.room.consentText,
+      consentText: this.config.consentText,
       conversation: invite.conversation,
       expires_on: invite.expiresAt.toISOString(),
     };
@@ -122,8 +122,8 @@ export class RoomService {
   private agentOf(invite: RoomInvite): InterviewerAgent {
     const agent = this.interviewers.get(invite.interviewer);
     if (agent) return agent;
-    this.logger.warn({ msg: 'interviewer agent not configured; using the default', interviewer: invite.interviewer, fallback: this.config.defaultInterviewer });
-    return this.interviewers.get(this.config.defaultInterviewer)!;
+    this.logger.warn({ msg: 'interviewer agent not configured; using the default', interviewer: invite.interviewer, fallback: this.interviewers.defaultName });
+    return this.interviewers.get(this.interviewers.defaultName)!;
   }
 
   /** What the agent is told: the product and the interview, never the organization or the email. */

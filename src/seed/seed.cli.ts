@@ -1,7 +1,7 @@
 import '../config/load-env';
 import { NestFactory } from '@nestjs/core';
 import { SingleBar, Presets } from 'cli-progress';
-import { createLogger } from '../common/logger';
+import { Logger } from 'nestjs-pino';
 import { loadConfig } from '../config/app-config';
 import { ConfigError } from '../config/config-error';
 import { SeedModule } from './seed.module';
@@ -95,8 +95,11 @@ export async function tryHint(port: number, orgID: string): Promise<string> {
 
 async function main(): Promise<void> {
   const options = parseSeedArgs(process.argv.slice(2));
-  const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(config), { logger: createLogger({ ...config, logLevel: 'warn' }) });
+  // Warnings and errors only, unless LOG_LEVEL says otherwise: the progress bars tell the story.
+  const env = loadConfig().env;
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...env });
+  const app = await NestFactory.createApplicationContext(SeedModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
   try {
     const started = Date.now();
     process.stderr.write(`Seeding the ${config.database.kind === 'sqlite' ? `embedded database (${config.database.path})` : 'MySQL/MariaDB database'}...\n`);

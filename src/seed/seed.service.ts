@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { TokensService } from '../auth/tokens.service';
 import { uuidv7 } from '../common/ids';
-import { Interview } from '../interviews/interview.entity';
+import { InterviewRow, InterviewsRepository } from '../interviews/interviews.repository';
 import { BUILT_IN_INTERVIEWER } from '../interviewers/interviewer.limits';
 import { InviteLifecycleService } from '../invites/invite-lifecycle.service';
 import { InvitesService } from '../invites/invites.service';
-import { Product } from '../products/product.entity';
+import { ProductRow, ProductsRepository } from '../products/products.repository';
 import { ProfilesService } from '../profiles/profiles.service';
 import { RoomService } from '../room/room.service';
 import { DemoRandom, demo } from './demo-data';
@@ -61,7 +59,8 @@ export interface SeedResult {
 @Injectable()
 export class SeedService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly productRows: ProductsRepository,
+    private readonly interviewRows: InterviewsRepository,
     private readonly invites: InvitesService,
     private readonly lifecycle: InviteLifecycleService,
     private readonly room: RoomService,
@@ -77,53 +76,44 @@ export class SeedService {
     const userIDs = Array.from({ length: o.users }, (_, i) => `${o.prefix}-user-${i + 1}`);
 
     progress.start(o.products, 'products');
-    const products: Product[] = [];
+    const products: ProductRow[] = [];
     for (let i = 0; i < o.products; i += 500) {
-      const batch: Product[] = [];
+      const batch: (ProductRow & { createdAt: Date })[] = [];
       for (let j = i; j < Math.min(o.products, i + 500); j++) {
-        const now = new Date();
-        batch.push(
-          Object.assign(new Product(), {
-            productID: uuidv7(now.getTime()),
-            name: demo.productName(r, j),
-            desc: demo.productDesc(r),
-            orgID: orgIDs.length ? orgIDs[j % orgIDs.length] : null,
-            userID: userIDs.length ? r.pick(userIDs) : null,
-            url: r.next() < 0.7 ? `https://products.example/${j + 1}` : null,
-            imageLink: r.next() < 0.5 ? `https://images.example/${j + 1}.png` : null,
-            createdAt: now,
-            updatedAt: now,
-          }),
-        );
+        batch.push({
+          productID: uuidv7(),
+          name: demo.productName(r, j),
+          desc: demo.productDesc(r),
+          orgID: orgIDs.length ? orgIDs[j % orgIDs.length] : null,
+          userID: userIDs.length ? r.pick(userIDs) : null,
+          url: r.next() < 0.7 ? `https://products.example/${j + 1}` : null,
+          imageLink: r.next() < 0.5 ? `https://images.example/${j + 1}.png` : null,
+          createdAt: new Date(),
+        });
       }
       if (batch.some((p) => p.orgID === null && p.userID === null)) throw new Error('--orgs or --users must be at least 1');
-      await this.dataSource.getRepository(Product).insert(batch);
+      await this.productRows.insertMany(batch);
       products.push(...batch);
       progress.tick(batch.length);
     }
     progress.stop();
 
-    const interviews: Interview[] = [];
+    const interviews: InterviewRow[] = [];
     progress.start(products.length * o.interviews, 'interviews');
     for (const product of products) {
-      const batch: Interview[] = [];
+      const batch: InterviewRow[] = [];
       for (let k = 0; k < o.interviews; k++) {
-        const now = new Date();
-        batch.push(
-          Object.assign(new Interview(), {
-            interviewID: uuidv7(now.getTime()),
-            productID: product.productID,
-            interviewName: demo.interviewName(r),
-            guidelines: demo.guidelines(r),
-            userID: product.userID,
-            // The built-in agent conducts the demo interviews: offline, whatever DEFAULT_INTERVIEWER names.
-            interviewer: BUILT_IN_INTERVIEWER,
-            createdAt: now,
-            updatedAt: now,
-          }),
-        );
+        batch.push({
+          interviewID: uuidv7(),
+          productID: product.productID,
+          interviewName: demo.interviewName(r),
+          guidelines: demo.guidelines(r),
+          userID: product.userID,
+          // The built-in agent conducts the demo interviews: offline, whatever DEFAULT_INTERVIEWER names.
+          interviewer: BUILT_IN_INTERVIEWER,
+        });
       }
-      if (batch.length) await this.dataSource.getRepository(Interview).insert(batch);
+      await this.interviewRows.insert(batch, new Date());
       interviews.push(...batch);
       progress.tick(batch.length);
     }
@@ -157,7 +147,7 @@ export class SeedService {
     progress.stop();
 
     progress.start(products.length * o.profiles, 'imported profiles');
-    const byOrg = new Map<string | null, Product[]>();
+    const byOrg = new Map<string | null, ProductRow[]>();
     for (const p of products) byOrg.set(p.orgID, [...(byOrg.get(p.orgID) ?? []), p]);
     for (const product of products) {
       const sameOrg = byOrg.get(product.orgID) ?? [];
@@ -214,7 +204,6 @@ export class SeedService {
   }
 
   private async profileCount(): Promise<number> {
-    const [{ n }]: { n: number | string }[] = await this.dataSource.query('SELECT COUNT(*) AS n FROM profiles');
-    return Number(n);
+    return this.profiles.count();
   }
 }

@@ -1,42 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
-import { AccessService } from '../access/access.service';
-import type { Owned } from '../access/access-rule';
+import { Owned, canSee, endpointViewer } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
-import { IN_CHUNK } from '../common/limits';
-import { rawDate, sqlDate } from '../database/column-types';
 import type { InviteEventDataDto, ProfileEventDataDto } from './dto/webhook.dto';
 import { WebhookEventType } from './webhooks.limits';
-import {
-  DELIVERY_INSERT_CHUNK,
-  EndpointRow,
-  INVITE_EVENT_ROWS,
-  InviteEventRow,
-  PROFILE_EVENT_PRODUCTS,
-  deliveryInsertSql,
-  eventsOf,
-} from './webhooks.sql';
+import { EndpointRow, NewDelivery, WebhooksRepository } from './webhooks.repository';
 
+/** A product an event is about, with the owners that decide which endpoints may hear of it. */
+export type OwnedProduct = Owned & { productID: string };
 
-type OwnedProduct = Owned & { productID: string };
-
-/** An event before fan-out: its products decide which endpoints get it; `data` is written per endpoint. */
-interface OutboxEvent {
+/**
+ * An event as the module that causes it describes it: its products decide which endpoints get it, and
+ * `data` is written per endpoint with the products that endpoint may see.
+ */
+export interface OutboxEvent {
   type: WebhookEventType;
   products: OwnedProduct[];
   data: (visibleProductIDs: string[]) => InviteEventDataDto | ProfileEventDataDto;
 }
 
-/** The invite statuses an event announces. */
-export type InviteEventStatus = 'started' | 'completed' | 'expired';
-
 /**
  * Writes webhook events to the outbox (webhook_deliveries) inside the caller's transaction, so an event
  * exists exactly when the change that caused it is committed. Fan-out happens here, at write time: one
- * delivery per active endpoint whose owner can see the record (AccessService decides), each with the
- * payload that endpoint may see. Once such a transaction commits, the relay of this process is told
- * (onWritten), so a new event does not wait for the next poll.
+ * delivery per active endpoint whose owner can see the record (the visibility rule of access-rule.ts,
+ * read as an endpoint with its orgID and userID, never as an admin), each with the payload that endpoint
+ * may see. Once such a transaction commits, the relay of this process is told (onWritten), so a new
+ * event does not wait for the next poll.
  */
 @Injectable()
 export class WebhookOutbox implements EntitySubscriberInterface {
@@ -46,7 +36,7 @@ export class WebhookOutbox implements EntitySubscriberInterface {
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    private readonly access: AccessService,
+    private readonly webhooks: WebhooksRepository,
   ) {
     // TypeORM tells its subscribers about every commit; this one listens for the commits that wrote deliveries.
     dataSource.subscribers.push(this);
@@ -71,65 +61,30 @@ export class WebhookOutbox implements EntitySubscriberInterface {
     if (!event.queryRunner.isTransactionActive) this.pending.delete(event.queryRunner);
   }
 
-  /**
-   * invite.started, invite.completed or invite.expired for each invite the caller moved to `status` in
-   * this transaction: the event says the invite as it is now. Returns the deliveries written.
-   */
-  async invitesChanged(db: EntityManager, linkIDs: readonly string[], status: InviteEventStatus, at: Date): Promise<number> {
-    const events: OutboxEvent[] = [];
-    for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
-      const ids = linkIDs.slice(i, i + IN_CHUNK);
-      const rows: InviteEventRow[] = await db.query(`${INVITE_EVENT_ROWS}(${ids.map(() => '?').join(', ')})`, ids);
-      for (const r of rows) {
-        if (r.status !== status) continue;
-        const data: InviteEventDataDto = {
-          linkID: r.linkID,
-          interviewID: r.interviewID,
-          productID: r.productID,
-          orgID: r.orgID,
-          status: r.status,
-          completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
-        };
-        events.push({ type: `invite.${status}`, products: [{ productID: r.productID, orgID: r.ownerOrgID, userID: r.ownerUserID }], data: () => data });
-      }
-    }
-    return this.fanOut(db, events, at);
-  }
-
-  /** profile.created or profile.updated, after the caller wrote the profile and its products in this transaction. */
-  async profileChanged(db: EntityManager, profileID: string, type: 'profile.created' | 'profile.updated', at: Date): Promise<number> {
-    const products: OwnedProduct[] = await db.query(PROFILE_EVENT_PRODUCTS, [profileID]);
-    return this.fanOut(db, [{ type, products, data: (productIDs) => ({ profileID, productIDs }) }], at);
-  }
-
-  private async fanOut(db: EntityManager, events: OutboxEvent[], at: Date): Promise<number> {
+  /** The events' deliveries, in the caller's transaction. Returns how many were written. */
+  async write(db: EntityManager, events: OutboxEvent[], at: Date): Promise<number> {
     if (events.length === 0) return 0;
-    const endpoints = await this.access.endpointsSeeing(
-      events.flatMap((e) => e.products),
+    const endpoints = await this.webhooks.endpointsSeeing(
       db,
+      events.flatMap((e) => e.products),
     );
     if (endpoints.length === 0) return 0;
-    const wanted = new Map<EndpointRow, Set<WebhookEventType>>(endpoints.map((e) => [e, new Set(eventsOf(e.events))]));
+    const wanted = new Map<EndpointRow, Set<string>>(endpoints.map((e) => [e, new Set<string>(e.events === null ? [] : (JSON.parse(e.events) as string[]))]));
     const timestamp = at.toISOString();
-    const when = sqlDate(at);
-    const rows: unknown[][] = [];
+    const rows: NewDelivery[] = [];
     for (const event of events) {
       for (const endpoint of endpoints) {
-        if (!wanted.get(endpoint)!.has(event.type)) continue;
-        const visible = event.products.filter((p) => this.access.endpointSees(endpoint, p)).map((p) => p.productID);
+        const types = wanted.get(endpoint)!;
+        if (endpoint.events !== null && !types.has(event.type)) continue;
+        const visible = event.products.filter((p) => canSee(endpointViewer(endpoint), p)).map((p) => p.productID);
         if (visible.length === 0) continue;
-        const payload = JSON.stringify({ type: event.type, timestamp, data: event.data(visible) });
-        rows.push([uuidv7(at.getTime()), endpoint.webhookID, event.type, payload, when, when, when]);
+        rows.push([uuidv7(), endpoint.webhookID, event.type, JSON.stringify({ type: event.type, timestamp, data: event.data(visible) })]);
       }
     }
-    for (let i = 0; i < rows.length; i += DELIVERY_INSERT_CHUNK) {
-      const chunk = rows.slice(i, i + DELIVERY_INSERT_CHUNK);
-      await db.query(deliveryInsertSql(chunk.length), chunk.flat());
-    }
-    if (rows.length > 0) {
-      if (db.queryRunner?.isTransactionActive) this.pending.add(db.queryRunner);
-      else this.notify();
-    }
+    if (rows.length === 0) return 0;
+    await this.webhooks.insertDeliveries(db, rows, at);
+    if (db.queryRunner?.isTransactionActive) this.pending.add(db.queryRunner);
+    else this.notify();
     return rows.length;
   }
 }

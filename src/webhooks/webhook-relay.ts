@@ -1,16 +1,16 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { uuidv7 } from '../common/ids';
-import { AppConfig } from '../config/app-config';
-import { FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, sqlDate } from '../database/column-types';
 import { retryDelayMs } from './retry-schedule';
 import { SendOutcome, sendWebhook } from './webhook-sender';
 import { signedHeaders } from './webhook-signing';
 import { WebhookOutbox } from './webhook-outbox.service';
+import { WebhooksConfig } from './webhooks.config';
 import { RELAY } from './webhooks.limits';
-import { CLAIMED_DELIVERIES, ClaimedRow, DUE_DELIVERIES } from './webhooks.sql';
+import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
 
 const GONE_REASON = 'the endpoint answered 410 Gone';
 const RETRY_TIMER_HORIZON_MS = 60_000;
@@ -20,13 +20,12 @@ const RETRY_TIMER_HORIZON_MS = 60_000;
  * only, not in the seed's context), beside request handling and never in its way: every send is
  * asynchronous I/O, every database step a short transaction of its own.
  *
- * A delivery is claimed by one instance at a time: a transaction takes due rows (FOR UPDATE SKIP LOCKED
- * on MySQL/MariaDB, so instances pass over each other's; the embedded database has one process), marks
- * them with a claim token and moves their due time a lease ahead. The result is recorded only while the
- * claim still holds; the claim of an instance that died is due again when its lease ends.
+ * A delivery is claimed by one instance at a time (WebhooksRepository.claim) for a lease; the result is
+ * recorded only while the claim still holds, so the claim of an instance that died is due again when
+ * its lease ends.
  *
  * It wakes when this process commits new deliveries, when a retry it scheduled falls due, and every
- * couple of seconds for deliveries written or scheduled by other instances.
+ * couple of seconds (an interval of @nestjs/schedule) for deliveries written or scheduled by other instances.
  */
 @Injectable()
 export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -36,7 +35,6 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
   private stopped = true;
   private pumping?: Promise<void>;
   private again = false;
-  private poller?: NodeJS.Timeout;
   /** When retries this instance scheduled fall due, earliest first, and the timer for the first. */
   private readonly retriesDue: number[] = [];
   private retryTimer?: NodeJS.Timeout;
@@ -45,20 +43,21 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly webhooks: WebhooksRepository,
     private readonly outbox: WebhookOutbox,
-    private readonly config: AppConfig,
+    private readonly config: WebhooksConfig,
+    private readonly scheduler: SchedulerRegistry,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.webhooks.allowLocal) {
+    if (this.config.allowLocal) {
       this.logger.warn({
         msg: 'WEBHOOK_ALLOW_LOCAL is on: webhooks may be sent over http and to loopback, private and link-local addresses. For development and tests only; never in production.',
       });
     }
     this.stopped = false;
     this.unsubscribe = this.outbox.onWritten(() => this.wake());
-    this.poller = setInterval(() => this.wake(), RELAY.pollMs);
-    this.poller.unref();
+    this.scheduler.addInterval(WebhookRelay.name, setInterval(() => this.wake(), RELAY.pollMs));
     this.wake();
   }
 
@@ -66,7 +65,6 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    clearInterval(this.poller);
     clearTimeout(this.retryTimer);
     await this.pumping;
     const sending = [...this.inFlight.values()];
@@ -115,18 +113,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Up to `limit` due deliveries, claimed by this instance for one lease. */
   async claim(limit: number, now = new Date()): Promise<ClaimedRow[]> {
-    const token = randomUUID();
-    return this.dataSource.transaction(async (db) => {
-      const due: { id: string }[] = await db.query(DUE_DELIVERIES + FOR_UPDATE_SKIP_LOCKED_SQL, [sqlDate(now), limit]);
-      if (due.length === 0) return [];
-      await db.query(`UPDATE webhook_deliveries SET claim_token = ?, next_attempt_at = ?, updated_at = ? WHERE id IN (${due.map(() => '?').join(', ')})`, [
-        token,
-        sqlDate(new Date(now.getTime() + RELAY.leaseMs)),
-        sqlDate(now),
-        ...due.map((d) => d.id),
-      ]);
-      return db.query(CLAIMED_DELIVERIES, [token]);
-    });
+    return this.webhooks.claim(randomUUID(), limit, now, new Date(now.getTime() + RELAY.leaseMs));
   }
 
   private start(delivery: ClaimedRow): void {
@@ -147,14 +134,14 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
   /** One attempt of a claimed delivery, recorded (or handed back when shutdown stopped it). */
   async deliver(delivery: ClaimedRow, signal?: AbortSignal): Promise<void> {
     if (delivery.webhookStatus !== 'active') {
-      await this.update("status = 'failed', next_attempt_at = NULL", [], delivery);
+      await this.webhooks.settle(this.dataSource.manager, delivery, { status: 'failed', nextAttemptAt: null }, new Date());
       return;
     }
     const at = new Date();
     const headers = signedHeaders(delivery.secret, delivery.deliveryID, at, delivery.payload);
-    const outcome = await sendWebhook(delivery.url, delivery.payload, headers, { allowLocal: this.config.webhooks.allowLocal, timeoutMs: RELAY.timeoutMs, signal });
+    const outcome = await sendWebhook(delivery.url, delivery.payload, headers, { allowLocal: this.config.allowLocal, timeoutMs: this.config.timeoutMs, signal });
     if (outcome.aborted) {
-      await this.update('next_attempt_at = ?', [sqlDate(new Date())], delivery);
+      await this.webhooks.settle(this.dataSource.manager, delivery, { nextAttemptAt: new Date() }, new Date());
       return;
     }
     await this.record(delivery, at, outcome);
@@ -170,46 +157,25 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
     const delivered = code !== null && code >= 200 && code < 300;
     const gone = code === 410;
     const failedSteps = delivered ? delivery.retryStep : delivery.retryStep + 1;
-    const wait = delivered || gone ? null : retryDelayMs(failedSteps, this.config.webhooks.retryScheduleMs);
+    const wait = delivered || gone ? null : retryDelayMs(failedSteps, this.config.retryScheduleMs);
     const next = wait === null ? null : new Date(Date.now() + wait);
     const status = delivered ? 'delivered' : next ? 'pending' : 'failed';
-    const now = sqlDate(new Date());
+    const now = new Date();
     await this.dataSource.transaction(async (db) => {
-      const held = await affectedRows(
-        db,
-        'UPDATE webhook_deliveries SET status = ?, retry_step = ?, next_attempt_at = ?, claim_token = NULL, updated_at = ? WHERE id = ? AND claim_token = ?',
-        [status, failedSteps, next && sqlDate(next), now, delivery.deliveryID, delivery.claimToken],
-      );
-      if (held === 0) return;
-      await db.query(
-        'INSERT INTO webhook_attempts (id, delivery_id, webhook_id, attempted_at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [uuidv7(at.getTime()), delivery.deliveryID, delivery.webhookID, sqlDate(at), code, outcome.error, outcome.durationMs],
-      );
-      if (gone) {
-        await db.query("UPDATE webhooks SET status = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'", [
-          GONE_REASON,
-          now,
-          now,
-          delivery.webhookID,
-        ]);
-        await db.query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, claim_token = NULL, updated_at = ? WHERE webhook_id = ? AND status = 'pending'", [
-          now,
-          delivery.webhookID,
-        ]);
-      }
+      if (!(await this.webhooks.settle(db, delivery, { status, retryStep: failedSteps, nextAttemptAt: next }, now))) return;
+      await this.webhooks.insertAttempt(db, {
+        attemptID: uuidv7(),
+        deliveryID: delivery.deliveryID,
+        webhookID: delivery.webhookID,
+        attemptedAt: at,
+        statusCode: code,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+      });
+      if (gone) await this.webhooks.disableEndpoint(db, delivery.webhookID, GONE_REASON, now);
     });
     this.logger.debug({ msg: 'webhook attempt', deliveryID: delivery.deliveryID, webhookID: delivery.webhookID, statusCode: code, error: outcome.error, durationMs: outcome.durationMs, status });
     if (next) this.wakeAt(next.getTime());
-  }
-
-  /** Settles a claim without an attempt (the endpoint is disabled, or shutdown handed it back). */
-  private async update(set: string, params: unknown[], delivery: ClaimedRow): Promise<void> {
-    await affectedRows(this.dataSource.manager, `UPDATE webhook_deliveries SET ${set}, claim_token = NULL, updated_at = ? WHERE id = ? AND claim_token = ?`, [
-      ...params,
-      sqlDate(new Date()),
-      delivery.deliveryID,
-      delivery.claimToken,
-    ]);
   }
 
   /** Wakes when a retry this instance scheduled falls due, rather than on the next poll. */

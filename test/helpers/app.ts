@@ -114,3 +114,16 @@ export function expectError(res: { status: number; body: unknown }, status: numb
   });
   if (message) expect((res.body as { message: string }).message).toMatch(message);
 }
+
+/** The /v1 routes the running app registered, as "METHOD /path". */
+export function registeredRoutes(t: TestApp): string[] {
+  const express = t.app.getHttpAdapter().getInstance();
+  const stack: { route?: { path: string; methods: Record<string, boolean> } }[] = (express.router ?? express._router).stack;
+  const out: string[] = [];
+  for (const layer of stack) {
+    // Middleware mounted on a pattern (v1/*path) shows up as a route too: handlers have no wildcard.
+    if (!layer.route || !layer.route.path.startsWith('/v1/') || layer.route.path.includes('*')) continue;
+    for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') out.push(`${method.toUpperCase()} ${layer.route.path}`);
+  }
+  return out;
+}

@@ -2,20 +2,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { loadConfig } from './app-config';
-import { ConfigError } from './config-error';
-import { OpenAiAgentConfig, Secret, readInterviewerAgents } from './interviewer-agents';
+import { ConfigError } from '../config/config-error';
+import { OpenAiAgentConfig, Secret, readInterviewerAgents, readInterviewersConfig } from './interviewers.config';
 
 const KEY = 'sk-live-0123456789abcdefABCDEF';
 const GPT = { kind: 'openai', baseUrl: 'https://api.openai.com/v1/', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', description: '  GPT for onboarding studies ' };
 const OLLAMA = { kind: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b', timeoutMs: 60000, maxTurns: 12 };
 
-const agents = (value: unknown, env: Record<string, string> = {}) => loadConfig({ INTERVIEWER_AGENTS: JSON.stringify(value), OPENAI_API_KEY: KEY, ...env });
+const read = (env: Record<string, string>) => readInterviewersConfig(env);
+const agents = (value: unknown, env: Record<string, string> = {}) => read({ INTERVIEWER_AGENTS: JSON.stringify(value), OPENAI_API_KEY: KEY, ...env });
 
 /** The ConfigError message of a configuration that must not start. */
 function refusal(env: Record<string, string>): string {
   try {
-    loadConfig(env);
+    read(env);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as Error).message;
@@ -27,11 +27,11 @@ describe(readInterviewerAgents.name, () => {
   it('configures no agent when INTERVIEWER_AGENTS is unset or blank', () => {
     expect(readInterviewerAgents({})).toEqual(new Map());
     expect(readInterviewerAgents({ INTERVIEWER_AGENTS: '  ' })).toEqual(new Map());
-    expect(loadConfig({}).interviewers.size).toBe(0);
+    expect(read({}).agents.size).toBe(0);
   });
 
   it('reads each agent with its defaults, the key resolved from apiKeyEnv', () => {
-    const sut = agents({ gpt: GPT, 'ollama.local': OLLAMA }).interviewers;
+    const sut = agents({ gpt: GPT, 'ollama.local': OLLAMA }).agents;
     expect([...sut.keys()]).toEqual(['gpt', 'ollama.local']);
     const gpt = sut.get('gpt') as OpenAiAgentConfig;
     expect({ ...gpt, apiKey: gpt.apiKey?.reveal() }).toEqual({
@@ -58,7 +58,7 @@ describe(readInterviewerAgents.name, () => {
     const config = agents({ gpt: GPT });
     expect(JSON.stringify(config)).not.toContain(KEY);
     expect(inspect(config, { depth: 10 })).not.toContain(KEY);
-    expect(`${String(config.interviewers.get('gpt')?.apiKey)}`).not.toContain(KEY);
+    expect(`${String(config.agents.get('gpt')?.apiKey)}`).not.toContain(KEY);
     expect(new Secret('x').reveal()).toBe('x');
   });
 
@@ -74,7 +74,7 @@ describe(readInterviewerAgents.name, () => {
     it('reads the agents from the file', () => {
       const file = join(dir, 'agents.json');
       writeFileSync(file, JSON.stringify({ 'ollama.local': OLLAMA }, null, 2));
-      expect([...loadConfig({ INTERVIEWER_AGENTS: `@${file}` }).interviewers.keys()]).toEqual(['ollama.local']);
+      expect([...read({ INTERVIEWER_AGENTS: `@${file}` }).agents.keys()]).toEqual(['ollama.local']);
     });
 
     it('names the file it cannot read', () => {
@@ -148,8 +148,8 @@ describe(readInterviewerAgents.name, () => {
 
 describe('DEFAULT_INTERVIEWER', () => {
   it('is the built-in agent unless set', () => {
-    expect(loadConfig({}).defaultInterviewer).toBe('default');
-    expect(loadConfig({ DEFAULT_INTERVIEWER: '  ' }).defaultInterviewer).toBe('default');
+    expect(read({}).defaultInterviewer).toBe('default');
+    expect(read({ DEFAULT_INTERVIEWER: '  ' }).defaultInterviewer).toBe('default');
   });
 
   it('may name a configured agent', () => {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inspect } from 'node:util';
-import { BUILT_IN_INTERVIEWER, INTERVIEWER_LIMITS, INTERVIEWER_NAME_PATTERN } from '../interviewers/interviewer.limits';
-import { ConfigError } from './config-error';
+import { ConfigError } from '../config/config-error';
+import { Env, quote } from '../config/env';
+import { BUILT_IN_INTERVIEWER, INTERVIEWER_LIMITS, INTERVIEWER_NAME_PATTERN } from './interviewer.limits';
 
 /**
  * A value that must never reach a log, an error message or a response: JSON and util.inspect show a
@@ -48,7 +49,19 @@ export interface OpenAiAgentConfig {
 /** One entry per kind; a new kind adds its config here. */
 export type InterviewerAgentConfig = OpenAiAgentConfig;
 
-type Env = Record<string, string | undefined>;
+/** The interviewer agents' settings (registered by InterviewersModule with ConfigModule.forFeature). */
+export class InterviewersConfig {
+  /** The configured agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
+  readonly agents: ReadonlyMap<string, InterviewerAgentConfig>;
+  /** Given to new interviews, and to those reset to the default (DEFAULT_INTERVIEWER). */
+  readonly defaultInterviewer: string;
+}
+
+export function readInterviewersConfig(env: Env): InterviewersConfig {
+  const agents = readInterviewerAgents(env);
+  return { agents, defaultInterviewer: readDefaultInterviewer(env, agents) };
+}
+
 type Json = Record<string, unknown>;
 
 const VARIABLE = 'INTERVIEWER_AGENTS';
@@ -58,9 +71,6 @@ const FIELDS: Record<InterviewerAgentConfig['kind'], readonly string[]> = {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** What an HTTP header value may carry: a key with spaces or line breaks would fail on every call. */
 const BEARER_TOKEN = /^[\x21-\x7e]+$/;
-
-/** Quotes a value from the configuration for an error message, short enough for one line. */
-const quote = (value: unknown): string => JSON.stringify(typeof value === 'string' && value.length > 100 ? `${value.slice(0, 100)}…` : value) ?? String(value);
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 

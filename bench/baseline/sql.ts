@@ -1,0 +1,92 @@
+/**
+ * The SQL the baselines of `npm run bench` run: the same statements as the service's repositories
+ * (src/products/products.repository.ts, src/interviews/interviews.repository.ts,
+ * src/invites/invites.repository.ts), written out here because the service exports its SQL to no one.
+ * '?' placeholders and backticks work on mysql2.
+ */
+import type { InviteStatus } from '../../src/invites/invite-status';
+import { rawDate } from '../../src/database/column-types';
+
+const PRODUCT_COLUMNS = 'p.id AS productID, p.name AS name, p.description AS `desc`, p.org_id AS orgID, p.user_id AS userID, p.url AS url, p.image_link AS imageLink';
+export const PRODUCT_BY_ID = `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ?`;
+export const PRODUCT_LIST = `SELECT ${PRODUCT_COLUMNS}, p.created_at AS createdAt FROM products p`;
+export const PRODUCT_KEYS = { created: 'p.created_at', id: 'p.id' } as const;
+export const PRODUCT_INSERT = 'INSERT INTO products (id, name, description, org_id, user_id, url, image_link, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+export interface ProductRow {
+  productID: string;
+  name: string;
+  desc: string | null;
+  orgID: string | null;
+  userID: string | null;
+  url: string | null;
+  imageLink: string | null;
+}
+
+export const INTERVIEW_WITH_OWNER_BY_ID =
+  'SELECT i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
+  'p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM interviews i INNER JOIN products p ON p.id = i.product_id WHERE i.id = ?';
+
+export interface InterviewRow {
+  interviewID: string;
+  productID: string;
+}
+
+const INVITE_COLUMNS =
+  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
+  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation';
+export const INVITE_WITH_OWNER_BY_ID = `SELECT ${INVITE_COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
+export const INVITE_LIST = `SELECT ${INVITE_COLUMNS} FROM invites i`;
+export const INVITE_KEYS = { created: 'i.created_at', id: 'i.link_id' } as const;
+export const INVITE_INSERT_CHUNK = 1000;
+export function inviteInsertSql(rows: number): string {
+  return (
+    'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation) VALUES ' +
+    new Array<string>(rows).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', ')
+  );
+}
+
+export const ROOM_INVITE_BY_ID = `SELECT ${INVITE_COLUMNS},
+  iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
+  p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
+  FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
+export const INVITE_STATE_FOR_UPDATE = 'SELECT status, conversation, expires_on AS expiresAt FROM invites WHERE link_id = ?';
+
+export interface InviteRow {
+  linkID: string;
+  interviewID: string;
+  productID: string;
+  orgID: string | null;
+  userInfo: string | null;
+  status: InviteStatus;
+  createdAt: Date | string;
+  completedOn: Date | string | null;
+  expiresAt: Date | string;
+  conversation: string;
+}
+
+export interface RoomInviteRow extends InviteRow {
+  interviewName: string;
+  guidelines: string | null;
+  interviewer: string;
+  productName: string;
+  productDesc: string | null;
+  productImage: string | null;
+  productUserID: string | null;
+}
+
+/** An invite as the API shows it (the service's inviteDtoOf). */
+export function inviteFromRow(r: InviteRow) {
+  return {
+    linkID: r.linkID,
+    interviewID: r.interviewID,
+    productID: r.productID,
+    orgID: r.orgID,
+    userInfo: r.userInfo === null ? null : JSON.parse(r.userInfo),
+    status: r.status,
+    timestamp: rawDate(r.createdAt).toISOString(),
+    completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
+    expires_on: rawDate(r.expiresAt).toISOString(),
+    conversation: JSON.parse(r.conversation),
+  };
+}

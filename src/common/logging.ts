@@ -1,0 +1,73 @@
+import type { Request } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Params } from 'nestjs-pino';
+import pino from 'pino';
+import type { AppConfig } from '../config/app-config';
+
+/** A client's X-Request-Id is kept when it is sane; anything else gets a new id. */
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: the client's X-Request-Id when it is sane, else a new UUID; echoed in the response. */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && CLIENT_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/**
+ * The route template of the handler a request reached (`/i/:linkID/session`), as logs, metrics and
+ * traces name it: never the path itself, which may carry a secret (a linkID). A request refused before
+ * it reached a handler (a rate limit, a body too large) or that no route matched is `(no route)`;
+ * Express also names the route of path-mounted middleware (`v1/*path`), which is no handler's.
+ */
+export function routeOf(req: IncomingMessage): string {
+  const path = ((req as Request).route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' && !path.includes('*') ? path : NO_ROUTE;
+}
+
+export const NO_ROUTE = '(no route)';
+
+/**
+ * nestjs-pino's configuration: one JSON line per event on stdout, written asynchronously (pino's
+ * sonic-boom destination, flushed at exit), or readable lines on a terminal (pino-pretty, in a worker
+ * thread). pino-http logs one line per request when it is answered: its id, method, route template,
+ * status and time; never headers, bodies, the path or the query string.
+ */
+export function loggerParams(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): Params {
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+  const options = {
+    level: config.logLevel,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+    genReqId: requestIdOf,
+    // Log lines written during a request carry its id, not the whole request.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId' },
+    serializers: {
+      req: (req: { id: string; method: string }) => ({ id: req.id, method: req.method }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request',
+    // The route is known only once the request has been routed: it is added when the line is written.
+    customSuccessObject: (req: IncomingMessage, _res: ServerResponse, line: object) => ({ ...line, route: routeOf(req) }),
+    customErrorObject: (req: IncomingMessage, _res: ServerResponse, _error: Error, line: object) => ({ ...line, route: routeOf(req) }),
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: {
+              colorize: process.stdout.isTTY === true,
+              translateTime: 'SYS:HH:MM:ss.l',
+              ignore: 'pid,hostname,context,req,res,route,responseTime,requestId',
+              messageFormat: '{if context}{context} {end}{msg}{if req} {req.method} {route} {res.statusCode} {responseTime} ms req={req.id}{end}',
+            },
+          },
+        }
+      : {}),
+  };
+  return { pinoHttp: pretty ? options : [options, pino.destination({ dest: 1, sync: false })] };
+}

@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Owned } from '../access/access-rule';
+import { IN_CHUNK } from '../common/limits';
+import { KeysetList, SqlWhere } from '../common/keyset';
+import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, sqlDate } from '../database/column-types';
+import type { ConversationTurn, UserInfo } from './invite.entity';
+import type { InviteStatus } from './invite-status';
+
+/** An invite as the SQL reads it: JSON still as text, times as the driver gives them. */
+export interface InviteRow {
+  linkID: string;
+  interviewID: string;
+  productID: string;
+  orgID: string | null;
+  userInfo: string | null;
+  status: InviteStatus;
+  createdAt: Date | string;
+  completedOn: Date | string | null;
+  expiresAt: Date | string;
+  conversation: string;
+}
+
+/** What the room reads with an invite: its interview and its product. */
+export interface RoomContext {
+  interviewName: string;
+  guidelines: string | null;
+  interviewer: string;
+  productName: string;
+  productDesc: string | null;
+  productImage: string | null;
+  productUserID: string | null;
+}
+
+export interface RoomInviteRow extends InviteRow, RoomContext {}
+
+/** The row as a change finds it, locked until its transaction ends (MySQL; SQLite has one writer). */
+export interface InviteState {
+  status: InviteStatus;
+  conversation: string;
+  expiresAt: Date | string;
+}
+
+/** What an invite event says, and who owns its product (which webhook endpoints may see it). */
+export interface InviteEventRow {
+  linkID: string;
+  interviewID: string;
+  productID: string;
+  orgID: string | null;
+  status: InviteStatus;
+  completedOn: Date | string | null;
+  owner: Owned;
+}
+
+/** What a change writes; absent fields stay as they are. */
+export interface InvitePatch {
+  status?: InviteStatus;
+  userInfo?: UserInfo;
+  conversation?: ConversationTurn[];
+  completedOn?: Date;
+}
+
+const COLUMNS =
+  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
+  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation';
+
+/** Rows per INSERT statement: 1,000 rows of 7 parameters stay under SQLite's variable limit. */
+const INSERT_CHUNK = 1000;
+
+const inList = (n: number) => `(${new Array<string>(n).fill('?').join(', ')})`;
+
+/** The invites table: the API's reads, the batch insert, and every change of the invite lifecycle. */
+@Injectable()
+export class InvitesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The invite with its product's owners, which decide who may see it. */
+  async findOwned(linkID: string): Promise<{ invite: InviteRow; owner: Owned } | undefined> {
+    const [row] = await this.dataSource.query<(InviteRow & { ownerOrgID: string | null; ownerUserID: string | null })[]>(
+      `SELECT ${COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
+      [linkID],
+    );
+    if (!row) return undefined;
+    const { ownerOrgID, ownerUserID, ...invite } = row;
+    return { invite, owner: { orgID: ownerOrgID, userID: ownerUserID } };
+  }
+
+  /** Invites of an interview and/or a product, in the lists' order. */
+  list(filter: { interviewID?: string; productID?: string }): KeysetList<InviteRow> {
+    const where = new SqlWhere();
+    if (filter.interviewID !== undefined) where.and('i.interview_id = ?', filter.interviewID);
+    if (filter.productID !== undefined) where.and('i.product_id = ?', filter.productID);
+    return new KeysetList<InviteRow>(
+      (sql, params) => this.dataSource.query(sql, params),
+      `SELECT ${COLUMNS} FROM invites i`,
+      where,
+      { created: 'i.created_at', id: 'i.link_id' },
+      (r) => r.linkID,
+    );
+  }
+
+  /** New pending invites, in one transaction (all or none). The constant columns are inlined. */
+  async insertPending(
+    target: { interviewID: string; productID: string; orgID: string | null },
+    linkIDs: string[],
+    createdAt: Date,
+    expiresAt: Date,
+  ): Promise<void> {
+    const at = sqlDate(createdAt);
+    const expires = sqlDate(expiresAt);
+    await this.dataSource.transaction(async (db) => {
+      for (let start = 0; start < linkIDs.length; start += INSERT_CHUNK) {
+        const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
+        const params: (string | null)[] = [];
+        for (const linkID of chunk) params.push(linkID, target.interviewID, target.productID, target.orgID, at, at, expires);
+        await db.query(
+          'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation) VALUES ' +
+            new Array<string>(chunk.length).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', '),
+          params,
+        );
+      }
+    });
+  }
+
+  /**
+   * An invite with what the interview room shows and what its interviewer agent needs: the interview's
+   * name, guidelines and agent, the product's name, description and image, and the product's owning
+   * user (the owner of the interviewee's profile when the invite has no organization).
+   */
+  async findForRoom(linkID: string): Promise<RoomInviteRow | undefined> {
+    const [row] = await this.dataSource.query<RoomInviteRow[]>(
+      `SELECT ${COLUMNS},
+        iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
+        p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
+        FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
+      [linkID],
+    );
+    return row;
+  }
+
+  /** The row as it is now, locked until the transaction ends (on MySQL). */
+  async lockState(db: EntityManager, linkID: string): Promise<InviteState | undefined> {
+    const [state] = await db.query<InviteState[]>(`SELECT status, conversation, expires_on AS expiresAt FROM invites WHERE link_id = ?${FOR_UPDATE_SQL}`, [linkID]);
+    return state;
+  }
+
+  async write(db: EntityManager, linkID: string, patch: InvitePatch, now: Date): Promise<void> {
+    const columns: [string, unknown][] = [['updated_at', sqlDate(now)]];
+    if (patch.status !== undefined) columns.push(['status', patch.status]);
+    if (patch.userInfo !== undefined) columns.push(['user_info', JSON.stringify(patch.userInfo)]);
+    if (patch.conversation !== undefined) columns.push(['conversation', JSON.stringify(patch.conversation)]);
+    if (patch.completedOn !== undefined) columns.push(['completed_on', sqlDate(patch.completedOn)]);
+    await db.query(`UPDATE invites SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE link_id = ?`, [...columns.map(([, v]) => v), linkID]);
+  }
+
+  /**
+   * Up to `limit` pending or started invites past expires_on, oldest first, locked; on MySQL each
+   * instance takes rows the others have not locked (SKIP LOCKED).
+   */
+  async lockDueToExpire(db: EntityManager, now: Date, limit: number): Promise<string[]> {
+    const rows = await db.query<{ linkID: string }[]>(
+      `SELECT link_id AS linkID FROM invites WHERE status IN ('pending', 'started') AND expires_on <= ? ORDER BY expires_on LIMIT ?${FOR_UPDATE_SKIP_LOCKED_SQL}`,
+      [sqlDate(now), limit],
+    );
+    return rows.map((r) => r.linkID);
+  }
+
+  /** Expires those of the invites that are still pending or started. */
+  async expireMany(db: EntityManager, linkIDs: string[], now: Date): Promise<void> {
+    await db.query(`UPDATE invites SET status = 'expired', updated_at = ? WHERE status IN ('pending', 'started') AND link_id IN ${inList(linkIDs.length)}`, [
+      sqlDate(now),
+      ...linkIDs,
+    ]);
+  }
+
+  /** The invites as their webhook events show them now, with their products' owners. */
+  async eventRows(db: EntityManager, linkIDs: readonly string[]): Promise<InviteEventRow[]> {
+    const out: InviteEventRow[] = [];
+    for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
+      const ids = linkIDs.slice(i, i + IN_CHUNK);
+      const rows = await db.query<(Omit<InviteEventRow, 'owner'> & { ownerOrgID: string | null; ownerUserID: string | null })[]>(
+        'SELECT i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.status AS status, ' +
+          `i.completed_on AS completedOn, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id IN ${inList(ids.length)}`,
+        ids,
+      );
+      for (const { ownerOrgID, ownerUserID, ...row } of rows) out.push({ ...row, owner: { orgID: ownerOrgID, userID: ownerUserID } });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,27 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { errorResponseOf } from '../common/all-exceptions.filter';
+import { ROOM_CSP, renderRoomError } from './room-page';
+
+/**
+ * The interview room's page is read by a person's browser: its errors (an unknown link, too many
+ * requests, the database away) come as a page too, in plain words, never repeating the link.
+ * The statuses are the global filter's (errorResponseOf).
+ */
+@Catch()
+export class RoomPageFilter implements ExceptionFilter {
+  private readonly logger = new Logger('RoomPage');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const { status, body, headers } = errorResponseOf(exception, this.logger, http.getRequest<Request>());
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader('Content-Security-Policy', ROOM_CSP);
+    res.status(status).type('html').send(renderRoomError(status, body.message));
+  }
+}
