@@ -264,15 +264,29 @@ describe('The interview room (/i/{linkID})', () => {
       expect(read.conversation).toHaveLength(2);
     });
 
-    it('sweeps links nobody opens, pending and started, and leaves completed ones alone', async () => {
+    it('sweeps links past expires_on, pending and started, and leaves completed and unexpired ones alone', async () => {
       const pending = await overdue();
-      const done = await setup();
-      await start(done.links[0]);
-      await end(done.links[0]);
-      const swept = await t.app.get(ExpirySweeper).sweep(new Date(Date.now() + 400 * DAY));
-      expect(swept).toBeGreaterThanOrEqual(1);
-      expect((await invite(pending)).status).toBe('expired');
-      expect((await invite(done.links[0])).status).toBe('completed');
+      // Started today, expiring in a day: the sweep runs as if two days had passed.
+      const { interviewID } = await setup();
+      const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 3, expiresInDays: 1 }).set(bearer(admin));
+      const [started, done, fresh] = (res.body.result as string[]).map((url) => new URL(url).pathname.split('/').pop()!);
+      await start(started).expect(200);
+      await start(done).expect(200);
+      await end(done).expect(200);
+      const later = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 1, expiresInDays: 30 }).set(bearer(admin));
+      const unexpired = new URL(later.body.result[0]).pathname.split('/').pop()!;
+      expect((await invite(started)).status).toBe('started');
+
+      const swept = await t.app.get(ExpirySweeper).sweep(new Date(Date.now() + 2 * DAY));
+      // The shared database may hold other tests' short-lived invites: at least these three.
+      expect(swept).toBeGreaterThanOrEqual(3);
+      expect(await Promise.all([pending, started, fresh, done, unexpired].map(async (l) => (await invite(l)).status))).toEqual([
+        'expired',
+        'expired',
+        'expired',
+        'completed',
+        'pending',
+      ]);
     });
   });
 

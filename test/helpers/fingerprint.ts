@@ -1,27 +1,30 @@
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 
 /**
- * What any write through the API changes: every insert moves a row count, and every update sets
- * updated_at (products, interviews, invites) to now. Equal fingerprints mean nothing was written.
- * Cheap enough to take around each of hundreds of requests, also on a large shared database.
+ * What any write through the API changes. Tables whose every update sets updated_at (the service's
+ * writes all do) are fingerprinted by row count and latest updated_at, which stays cheap on a large
+ * shared database; the others (no updated_at, or updated in place) by a digest of every row.
+ * Equal fingerprints mean nothing was written.
  */
-const TABLES: [string, string | null][] = [
-  ['products', 'updated_at'],
-  ['interviews', 'updated_at'],
-  ['invites', 'updated_at'],
-  ['profiles', null],
-  ['profile_products', null],
-  ['api_tokens', 'revoked_at'],
-  ['webhooks', 'updated_at'],
-  ['webhook_deliveries', 'updated_at'],
-  ['webhook_attempts', null],
+const BY_UPDATED_AT = ['products', 'interviews', 'invites', 'webhooks', 'webhook_deliveries'];
+const BY_CONTENT: [string, string][] = [
+  ['profiles', 'id'],
+  ['profile_products', 'profile_id, product_id'],
+  ['api_tokens', 'id'],
+  ['webhook_attempts', 'id'],
+  ['idempotency_keys', 'token_id, idem_key'],
 ];
 
 export async function dbFingerprint(db: DataSource): Promise<string> {
   const parts: string[] = [];
-  for (const [table, changed] of TABLES) {
-    const [row] = await db.query(`SELECT COUNT(*) AS n${changed ? `, MAX(${changed}) AS m` : ''} FROM ${table}`);
+  for (const table of BY_UPDATED_AT) {
+    const [row] = await db.query(`SELECT COUNT(*) AS n, MAX(updated_at) AS m FROM ${table}`);
     parts.push(`${table}:${Number(row.n)}:${row.m instanceof Date ? row.m.toISOString() : String(row.m ?? '')}`);
+  }
+  for (const [table, order] of BY_CONTENT) {
+    const rows: unknown[] = await db.query(`SELECT * FROM ${table} ORDER BY ${order}`);
+    parts.push(`${table}:${rows.length}:${createHash('sha256').update(JSON.stringify(rows)).digest('hex')}`);
   }
   return parts.join('|');
 }
