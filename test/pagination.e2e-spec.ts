@@ -119,6 +119,25 @@ describe('Paged lists (limit and cursor)', () => {
     });
   });
 
+  it('streams an unpaged list longer than one chunk whole: every row once, in the order paging gives', async () => {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const interviewID = await makeInterview(t, admin, productID);
+    // Invites are streamed 500 at a time: 1,203 rows make three chunks.
+    for (const count of [1000, 203]) await t.http.get('/v1/invites/createInvites').query({ interviewID, count }).set(bearer(admin)).expect(200);
+    const res = await t.http.get('/v1/invites/getList').query({ interviewID }).set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    // Written as it is read from the database: no length known up front.
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(res.headers.link).toBeUndefined();
+    expect(Object.keys(res.body)).toEqual(['result']);
+    const streamed = res.body.result.map((r: { linkID: string }) => r.linkID);
+    const paged = (await walk('/v1/invites/getList', { interviewID }, 1000)).flat().map((r: Record<string, string>) => r.linkID);
+    expect(streamed).toHaveLength(1203);
+    expect(streamed).toEqual(paged);
+    expect(res.body.result[0]).toEqual((await t.http.get('/v1/invites/getList').query({ interviewID, limit: 1 }).set(bearer(admin))).body.result[0]);
+  });
+
   it('documents limit, cursor and the Link header in Swagger', async () => {
     const doc = (await t.http.get('/docs-json')).body;
     for (const lister of listers) {
