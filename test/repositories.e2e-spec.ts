@@ -1,0 +1,163 @@
+import { DataSource } from 'typeorm';
+import { productScopeSql } from '../src/access/access-rule';
+import { newLinkIds, uuidv7 } from '../src/common/ids';
+import { InterviewsRepository } from '../src/interviews/interviews.repository';
+import { InvitesRepository } from '../src/invites/invites.repository';
+import { ProductsRepository } from '../src/products/products.repository';
+import { ProfilesRepository } from '../src/profiles/profiles.repository';
+import { WebhookRelay } from '../src/webhooks/webhook-relay';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
+import { TestApp, uniq, useTestApp } from './helpers/app';
+
+/**
+ * Each module's repository against the e2e database (embedded SQLite, or MariaDB in CI's second run):
+ * the SQL of every module lives in its repository, and this is where it is checked directly.
+ */
+describe('Repositories (SQL on the e2e database)', () => {
+  let t: TestApp;
+  let db: DataSource;
+  useTestApp((app) => {
+    t = app.t;
+    db = t.db;
+  });
+
+  const DAY = 86_400_000;
+  const product = async (owner: { orgID?: string | null; userID?: string | null }, name = 'p') => {
+    const productID = uuidv7();
+    await t.app.get(ProductsRepository).insert(productID, { name, desc: null, orgID: owner.orgID ?? null, userID: owner.userID ?? null, url: null, imageLink: null }, new Date());
+    return productID;
+  };
+  const interview = async (productID: string) => {
+    const interviewID = uuidv7();
+    await t.app.get(InterviewsRepository).insert([{ interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default' }], new Date());
+    return interviewID;
+  };
+
+  describe(ProductsRepository.name, () => {
+    it('inserts, reads, updates only the fields given, and lists in order within a scope, a page at a time', async () => {
+      const sut = t.app.get(ProductsRepository);
+      const orgID = uniq('org');
+      const ids = [await product({ orgID }, 'a'), await product({ orgID, userID: 'u1' }, 'b'), await product({ orgID: uniq('other'), userID: 'u1' }, 'c')];
+      await sut.update(ids[0], { name: 'renamed', url: 'https://x.example' }, new Date());
+      await expect(sut.findById(ids[0])).resolves.toEqual({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
+      await expect(sut.findById('no-such-product')).resolves.toBeUndefined();
+
+      const all = sut.list({ orgID }, undefined);
+      const first = await all.page(1);
+      expect(first.rows.map((r) => r.productID)).toEqual([ids[0]]);
+      const second = await all.page(5, first.next);
+      expect({ ids: second.rows.map((r) => r.productID), next: second.next }).toEqual({ ids: [ids[1]], next: undefined });
+      await expect(all.countUpTo(1)).resolves.toBe(1);
+      await expect(all.countUpTo(10)).resolves.toBe(2);
+      // A token of user u1 alone sees b of this organization, not a.
+      const scoped = sut.list({ orgID }, productScopeSql({ isAdmin: false, orgID: null, userID: 'u1' }, 'p'));
+      expect((await scoped.page(10)).rows.map((r) => r.productID)).toEqual([ids[1]]);
+    });
+  });
+
+  describe(InterviewsRepository.name, () => {
+    it('reads an interview with its product\'s owners, also locked in a transaction, and knows when it has invites', async () => {
+      const sut = t.app.get(InterviewsRepository);
+      const orgID = uniq('org');
+      const productID = await product({ orgID, userID: 'u9' });
+      const interviewID = await interview(productID);
+      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default' }, owner: { orgID, userID: 'u9' } };
+      await expect(sut.findOwned(interviewID)).resolves.toEqual(owned);
+      await db.transaction(async (tx) => {
+        await expect(sut.findOwned(interviewID, { db: tx, lock: true })).resolves.toEqual(owned);
+        await expect(sut.hasInvites(interviewID, tx)).resolves.toBe(false);
+        await sut.update(interviewID, { interviewName: 'moved', guidelines: null }, new Date(), tx);
+      });
+      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null } });
+      await t.app.get(InvitesRepository).insertPending({ interviewID, productID, orgID }, newLinkIds(1), new Date(), new Date(Date.now() + DAY));
+      await expect(sut.hasInvites(interviewID, db.manager)).resolves.toBe(true);
+    });
+  });
+
+  describe(InvitesRepository.name, () => {
+    it('inserts pending invites, writes a change, finds the due ones and expires only those still pending or started', async () => {
+      const sut = t.app.get(InvitesRepository);
+      const orgID = uniq('org');
+      const productID = await product({ orgID });
+      const interviewID = await interview(productID);
+      const [overdue, started, fresh] = newLinkIds(3);
+      const now = new Date();
+      await sut.insertPending({ interviewID, productID, orgID }, [overdue, started], new Date(now.getTime() - 3 * DAY), new Date(now.getTime() - DAY));
+      await sut.insertPending({ interviewID, productID, orgID }, [fresh], now, new Date(now.getTime() + DAY));
+
+      await db.transaction(async (tx) => {
+        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: '[]' });
+        await sut.write(tx, started, { status: 'started', userInfo: { email: 'a@example.com', name: 'A', occupation: null }, conversation: [{ role: 'system', content: 'ok' }] }, now);
+      });
+      await expect(sut.findForRoom(started)).resolves.toMatchObject({ status: 'started', interviewName: 'i', guidelines: 'Why?', productName: 'p', userInfo: JSON.stringify({ email: 'a@example.com', name: 'A', occupation: null }) });
+      await expect(sut.findOwned(fresh)).resolves.toMatchObject({ invite: { linkID: fresh, status: 'pending' }, owner: { orgID, userID: null } });
+
+      await db.transaction(async (tx) => {
+        const due = await sut.lockDueToExpire(tx, now, 10_000);
+        expect(due).toEqual(expect.arrayContaining([overdue, started]));
+        expect(due).not.toContain(fresh);
+        await sut.expireMany(tx, [overdue, started, fresh], now);
+      });
+      const rows = await sut.eventRows(db.manager, [overdue, started, fresh]);
+      expect(Object.fromEntries(rows.map((r) => [r.linkID, r.status]))).toEqual({ [overdue]: 'expired', [started]: 'expired', [fresh]: 'expired' });
+      expect(rows[0].owner).toEqual({ orgID, userID: null });
+    });
+  });
+
+  describe(ProfilesRepository.name, () => {
+    it('finds an owner\'s profile by email, links a product once, and lists a profile\'s products within a scope', async () => {
+      const sut = t.app.get(ProfilesRepository);
+      const orgID = uniq('org');
+      const mine = await product({ orgID });
+      const theirs = await product({ orgID: uniq('other') });
+      const profileID = uuidv7();
+      const ownerKey = `org:${orgID}`;
+      const empty = { source: null, acquired_date: null, last_interviewed: null, interview_count: null, sentiment: null };
+      const details = { occupation: null, location: null, background: null, productAlignment: null, key_values: [], interests: [] };
+      await db.transaction(async (tx) => {
+        await sut.insert(tx, { profileID, firstName: 'Ada', lastName: null, metadata: empty, details, history: [], createdAt: new Date(), ownerKey, email: 'ada@example.com', sentimentTurns: 0 }, [mine]);
+        await sut.linkProduct(tx, profileID, theirs);
+        await sut.linkProduct(tx, profileID, theirs);
+        await expect(sut.lockMatching(tx, ownerKey, 'ada@example.com')).resolves.toMatchObject({ profileID, firstName: 'Ada', sentimentTurns: 0 });
+        await expect(sut.lockMatching(tx, `org:${uniq('x')}`, 'ada@example.com')).resolves.toBeUndefined();
+        await sut.update(tx, profileID, { metadata: { ...empty, interview_count: 2 }, details, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3 });
+        await expect(sut.productsWithOwners(tx, profileID)).resolves.toEqual([expect.objectContaining({ productID: mine, orgID }), expect.objectContaining({ productID: theirs })]);
+      });
+      await expect(sut.findById(profileID)).resolves.toMatchObject({ history: JSON.stringify([{ type: 'invite', id: 'l1' }]) });
+      await expect(sut.productsOf([profileID], undefined)).resolves.toEqual(new Map([[profileID, [mine, theirs]]]));
+      await expect(sut.productsOf([profileID], productScopeSql({ isAdmin: false, orgID, userID: null }, 'p'))).resolves.toEqual(new Map([[profileID, [mine]]]));
+    });
+  });
+
+  describe(WebhooksRepository.name, () => {
+    it('fans out to the endpoints that see a product, claims each due delivery once, and settles only while the claim holds', async () => {
+      const sut = t.app.get(WebhooksRepository);
+      // This app's own relay would claim the delivery too: it stops, as it does at shutdown.
+      await t.app.get(WebhookRelay).onApplicationShutdown();
+      const orgID = uniq('org');
+      const webhookID = uuidv7();
+      await sut.insertEndpoint({ webhookID, url: 'https://hooks.example/x', events: null, orgID, userID: null, secret: 'whsec_x' }, new Date());
+      const seeing = await sut.endpointsSeeing(db.manager, [{ orgID, userID: null }]);
+      expect(seeing).toEqual([{ webhookID, orgID, userID: null, events: null }]);
+      await expect(sut.endpointsSeeing(db.manager, [{ orgID: uniq('none'), userID: null }])).resolves.toEqual([]);
+
+      const deliveryID = uuidv7();
+      // Due a minute ago: only this test's delivery is old enough for the claim below to be sure to include it.
+      const due = new Date(Date.now() - 60_000);
+      await db.transaction((tx) => sut.insertDeliveries(tx, [[deliveryID, webhookID, 'profile.created', '{}']], due));
+      const now = new Date();
+      const first = await sut.claim('claim-1', 1000, now, new Date(now.getTime() + 60_000));
+      expect(first.map((c) => c.deliveryID)).toContain(deliveryID);
+      const again = await sut.claim('claim-2', 1000, now, new Date(now.getTime() + 60_000));
+      expect(again.map((c) => c.deliveryID)).not.toContain(deliveryID);
+
+      await expect(sut.settle(db.manager, { deliveryID, claimToken: 'claim-2' }, { status: 'delivered', nextAttemptAt: null }, now)).resolves.toBe(false);
+      await expect(sut.requeue(deliveryID, now)).resolves.toBe(false);
+      await expect(sut.settle(db.manager, { deliveryID, claimToken: 'claim-1' }, { status: 'delivered', nextAttemptAt: null }, now)).resolves.toBe(true);
+      await expect(sut.findDelivery(deliveryID)).resolves.toMatchObject({ status: 'delivered', claimToken: null, owner: { orgID, userID: null }, webhookStatus: 'active' });
+      await expect(sut.requeue(deliveryID, now)).resolves.toBe(true);
+      await sut.deleteEndpoint(webhookID);
+      await expect(sut.findDelivery(deliveryID)).resolves.toBeUndefined();
+    });
+  });
+});
