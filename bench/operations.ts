@@ -3,7 +3,7 @@
  * timed sequentially for growth, and the check that every server answers all of them alike.
  */
 import type { Dataset } from './dataset';
-import { Server, http } from './processes';
+import { Server, http, serves } from './processes';
 
 /**
  * A target for the service against one of the other servers (by name): req/s at least `minRatio`
@@ -159,24 +159,28 @@ export function headersFor(token: string, op: { method: string; public?: boolean
 }
 
 /**
- * Every server must answer every operation with a 2xx and what the operation expects, with the same
- * status as the first server (the service) and, for reads, a byte-identical body: room/reply too,
- * each server answering on its own invite, all as RoomService.start left them. The rows the writes add
- * and the answers room/reply appends are left for the caller to delete.
+ * Every server must answer every operation it serves with a 2xx and what the operation expects, with
+ * the same status as the first server (the service) and, for reads, a byte-identical body: room/reply
+ * too, each server answering on its own invite, all as RoomService.start left them. The rows the writes
+ * add and the answers room/reply appends are left for the caller to delete.
  */
 export async function checkParity(servers: Server[], d: Dataset, token: string): Promise<void> {
-  const [reference, ...others] = servers;
+  const [reference] = servers;
   for (const op of OPS) {
     const paths = op.paths?.(d);
-    const replies = await Promise.all(servers.map((s, i) => http(s.port, op.method, paths?.[i] ?? op.path(d), headersFor(token, op), op.body?.(d))));
+    // Server i answers on paths[i], whichever of them serve the operation.
+    const serving = servers.flatMap((server, i) => (serves(server, op.key) ? [{ server, path: paths?.[i] ?? op.path(d) }] : []));
+    if (serving[0]?.server !== reference) throw new Error(`${op.key}: ${reference.phrase} must serve every operation`);
+    const replies = await Promise.all(serving.map(({ server, path }) => http(server.port, op.method, path, headersFor(token, op), op.body?.(d))));
     for (const [i, reply] of replies.entries()) {
-      if (reply.status < 200 || reply.status >= 300) throw new Error(`${op.key} on ${servers[i].phrase}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
+      const { server } = serving[i];
+      if (reply.status < 200 || reply.status >= 300) throw new Error(`${op.key} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
       const problem = op.check?.((JSON.parse(reply.body) as { result: unknown }).result);
-      if (problem) throw new Error(`${op.key} on ${servers[i].phrase}: ${problem}`);
+      if (problem) throw new Error(`${op.key} on ${server.phrase}: ${problem}`);
     }
     const [first, ...rest] = replies;
     for (const [i, reply] of rest.entries()) {
-      const other = others[i];
+      const other = serving[i + 1].server;
       if (reply.status !== first.status) throw new Error(`${op.key}: ${reference.phrase} answered ${first.status}, ${other.phrase} ${reply.status}`);
       if (!op.write && reply.body !== first.body) {
         let at = 0;
@@ -190,7 +194,7 @@ export async function checkParity(servers: Server[], d: Dataset, token: string):
     }
   }
   for (const c of SCALING.filter((c) => !c.write)) {
-    for (const s of servers) {
+    for (const s of servers.filter((s) => serves(s, c.key))) {
       const reply = await http(s.port, 'GET', c.path(d), headersFor(token, { method: 'GET' }));
       const problem = reply.status === 200 ? isArrayOf(c.rows)((JSON.parse(reply.body) as { result: unknown }).result) : `HTTP ${reply.status}`;
       if (problem) throw new Error(`${c.key} (${c.rows} rows) on ${s.phrase}: ${problem}`);
