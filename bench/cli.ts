@@ -4,8 +4,10 @@ import { dirname, join } from 'node:path';
 
 export const USAGE = `Usage: DATABASE_URL=mariadb://user:password@host:3306/database npm run bench -- [options]
 
-Measures the service against bare Nest (a minimal NestJS app doing the same queries) and the
-floor (node:http doing the same queries); see bench/README.md.
+Measures the service against textbook Nest (the same API written the way a typical NestJS team
+writes it: TypeORM repositories, global guard, ValidationPipe, interceptor, filter; the targets'
+yardstick), bare Nest (a minimal NestJS app doing the same queries) and the floor (node:http doing
+the same queries); see bench/README.md.
 
   --duration N     seconds per measurement (default 10); each is preceded by a short warm-up
   --connections N  concurrent connections of the load generator (default 16)

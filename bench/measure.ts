@@ -9,7 +9,7 @@ import { LOAD_MAIN, Options, ROOT, log, sleep, warmupSeconds } from './cli';
 import { Dataset, PURGE_PAUSE_MS, RoomState, resetRoom, settleAfterCleanup } from './dataset';
 import type { LoadConfig, LoadResult } from './load';
 import { OPS, Op, SCALING, ScaleCase, headersFor } from './operations';
-import { RssSampler, Server, assertAlive, http, track, waitQuiet } from './processes';
+import { RssSampler, Server, assertAlive, http, serves, track, waitQuiet } from './processes';
 import { fmt, median, ms } from './report';
 
 export interface Measurement extends LoadResult {
@@ -36,11 +36,12 @@ function scaleSeconds(o: Options): number {
 }
 
 /** About how long the measurements take, in seconds. */
-export function estimateSeconds(o: Options, servers: number): number {
+export function estimateSeconds(o: Options, servers: Pick<Server, 'operations'>[]): number {
   const pause = PURGE_PAUSE_MS / 1000;
-  const load = OPS.reduce((t, op) => t + o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0), 0);
-  const scale = SCALING.reduce((t, c) => t + scaleSeconds(o) + 1 + (c.write ? pause : 0), 0);
-  return o.rounds * servers * (load + scale);
+  const count = (key: string) => servers.filter((s) => serves(s, key)).length;
+  const load = OPS.reduce((t, op) => t + count(op.key) * (o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0)), 0);
+  const scale = SCALING.reduce((t, c) => t + count(c.key) * (scaleSeconds(o) + 1 + (c.write ? pause : 0)), 0);
+  return o.rounds * (load + scale);
 }
 
 function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): Promise<Measurement> {
@@ -97,7 +98,8 @@ async function timeSequential(server: Server, path: string, token: string, secon
 }
 
 /**
- * Round by round, each operation against every server, then each growth case. The order of the
+ * Round by round, each operation against every server that serves it, then each growth case; a
+ * server's runs of an operation it does not serve stay empty. The order of the
  * servers alternates by round: the rows a write measurement leaves are deleted after it and InnoDB
  * purges them in the background, which would otherwise always slow whichever server comes next.
  */
@@ -109,7 +111,7 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
   for (let round = 1; round <= o.rounds; round++) {
     const order = round % 2 === 1 ? servers : [...servers].reverse();
     for (const run of ops) {
-      for (const server of order) {
+      for (const server of order.filter((s) => serves(s, run.op.key))) {
         const m = await drive(server, run.op, d, token, o);
         assertAlive(server);
         await waitQuiet(server);
@@ -130,7 +132,7 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
       }
     }
     for (const run of scaling) {
-      for (const server of order) {
+      for (const server of order.filter((s) => serves(s, run.c.key))) {
         const t = await timeSequential(server, run.c.path(d), token, scaleSeconds(o));
         assertAlive(server);
         run.runs[server.name].push(t.medianMs);

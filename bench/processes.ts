@@ -55,11 +55,21 @@ export interface ServerSpec {
   label: string;
   /** Its name in a sentence: "the service", "bare Nest". */
   phrase: string;
+  /**
+   * The operations it answers, by key (an Op's or a ScaleCase's): it is checked and measured on these
+   * only, and the report shows "–" for it on the others. All of them when absent.
+   */
+  operations?: readonly string[];
   /** The built entry point, run with this Node. */
   script: string;
   env: NodeJS.ProcessEnv;
   /** One line for the report's header: what runs and how. */
   description: string;
+}
+
+/** Whether a server answers the operation (or growth case) `key`. */
+export function serves(server: Pick<ServerSpec, 'operations'>, key: string): boolean {
+  return !server.operations || server.operations.includes(key);
 }
 
 export interface Server extends ServerSpec {

@@ -1,12 +1,13 @@
 /**
- * The report: medians of the rounds, the service against each other server (bare Nest, the floor),
- * the targets, and what ran where (machine, commit), as markdown.
+ * The report: medians of the rounds, the service against each other server (textbook Nest, bare Nest,
+ * the floor), the targets, and what ran where (machine, commit), as markdown.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, release, totalmem } from 'node:os';
 import { Options, ROOT, warmupSeconds } from './cli';
 import type { Measurement, OpRuns, ScaleRuns } from './measure';
 import { GROWTH_TARGET, P99_TARGET, type Target } from './operations';
+import { serves } from './processes';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -52,6 +53,8 @@ interface Named {
   name: string;
   label: string;
   phrase: string;
+  /** The operation keys it serves; all when absent. */
+  operations?: readonly string[];
 }
 
 /**
@@ -68,7 +71,8 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
   const heads = (what: string) => servers.map((s) => `${what} ${s.label}`);
   const ratios = (what = '') => refs.map((r) => `${what}${subject.label} ÷ ${r.label}`);
 
-  lines.push(`# Benchmark: ${subject.phrase} against ${refs.map((r) => r.phrase).join(' and ')}`, '');
+  const phrases = refs.map((r) => r.phrase);
+  lines.push(`# Benchmark: ${subject.phrase} against ${[phrases.slice(0, -1).join(', '), ...phrases.slice(-1)].filter(Boolean).join(' and ')}`, '');
   for (const [k, v] of Object.entries(meta)) lines.push(`- ${k}: ${v}`);
   lines.push('');
 
@@ -83,10 +87,12 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
     const targets = op.targets.length ? op.targets.map(target).join(', ') : '–';
     lines.push(row([label, ...servers.map((x) => fmt(s[x.name].rps)), ...refs.map((r) => fmt(s[subject.name].rps / s[r.name].rps, 2)), targets]));
   }
+  const partial = refs.filter((r) => r.operations);
   lines.push(
     '',
     `${subject.label} ÷ X = ${subject.phrase}'s req/s ÷ X's at the same concurrency: 1.00 = as fast as X, 0.5 = twice the time per request. ` +
-      `target: what the service must reach (checked under Targets); "–": none yet, and no p99 target either.`,
+      `target: what the service must reach (checked under Targets); "–": none yet, and no p99 target either.` +
+      (partial.length ? ` "–" in ${partial.map((r) => r.phrase).join(', ')}'s columns: an operation it does not implement.` : ''),
     '',
   );
 
@@ -122,9 +128,9 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
         add(ref, `${op.label}: ${verdict(time <= t.maxTime)}: ${subject.label} time per request ${fmt(time, 2)} × ${ref.phrase}'s (target ≤ ${t.maxTime}; p50 ${fmt(subj.p50 / other.p50, 2)}×)`);
       }
     }
-    if (op.targets.length === 0) continue;
+    if (op.targets.length === 0 || !serves(p99Ref, op.key)) continue;
     const p99 = subj.p99 / s[p99Ref.name].p99;
-    p99Lines.push(`${op.label}: ${verdict(p99 <= P99_TARGET.maxRatio)}: ${subject.label} p99 ${ms(subj.p99)} ms, ${fmt(p99, 2)} × ${p99Ref.phrase}'s ${ms(s[p99Ref.name].p99)} ms (target ≤ ${P99_TARGET.maxRatio})`);
+    p99Lines.push(`${op.label}: ${verdict(p99 <= P99_TARGET.maxRatio)}: ${subject.label} p99 ${ms(subj.p99)} ms, ${fmt(p99, 2)} × ${p99Ref.phrase}'s ${ms(s[p99Ref.name].p99)} ms (target ≤ ${fmt(P99_TARGET.maxRatio, 2)})`);
   }
   for (const line of p99Lines) add(p99Ref, line);
 
@@ -158,7 +164,10 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
     const s = perRow[subject.name];
     growthLines.push(
       `${key}, per-row cost from ${fmt(first)} to ${fmt(last)} rows: ${verdict(g <= GROWTH_TARGET)}: µs/row rises at most ${fmt(g, 2)}× as rows grow ` +
-        `(target ≤ ${GROWTH_TARGET}; ${refs.map((r) => `${r.label} ${fmt(growth(perRow[r.name]), 2)}×`).join(', ')}; ` +
+        `(target ≤ ${GROWTH_TARGET}; ${refs
+        .filter((r) => serves(r, key))
+        .map((r) => `${r.label} ${fmt(growth(perRow[r.name]), 2)}×`)
+        .join(', ')}; ` +
         `from ${fmt(first)} to ${fmt(last)} rows ${subject.phrase}'s µs/row goes ${fmt(s[0], 1)} → ${fmt(s[s.length - 1], 1)})`,
     );
   }
@@ -173,15 +182,15 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
   const rss = servers.map((x) => `${x.label} ${fmt(Math.max(...summaries.map(({ s }) => s[x.name].rss)))} MB`).join(', ');
   const all = [...[...verdicts.values()].flat(), ...growthLines];
   lines.push('## Targets', '', `${all.filter((v) => !v.includes(': NOT met: ')).length} of ${all.length} met.`, '');
-  for (const ref of refs) {
+  // Only the servers the targets are set against; the others are in the tables for information.
+  for (const ref of refs.filter((r) => verdicts.get(r.label)!.length > 0)) {
     lines.push(`### ${cap(subject.phrase)} against ${ref.phrase}`, '');
     for (const v of verdicts.get(ref.label)!) lines.push(`- ${v}`);
-    if (ref.name === P99_TARGET.against) lines.push(`- peak RSS, reported for all ${servers.length} (highest of any measurement): ${rss}`);
     lines.push('');
   }
   lines.push('### Growth', '');
   for (const v of growthLines) lines.push(`- ${v}`);
-  lines.push('');
+  lines.push('', `Peak RSS, no target (highest of any measurement): ${rss}.`, '');
   return { md: lines.join('\n'), verdicts: all };
 }
 
