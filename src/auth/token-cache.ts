@@ -11,7 +11,7 @@ export const TOKEN_PATTERN = /^irs_[A-Za-z0-9_-]{43}$/;
 
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
-/** SHA-256 of the token's UTF-8 bytes, in hex. The one-shot crypto.hash: a third of a Hash object's cost. */
+/** SHA-256 of the token's UTF-8 bytes, in hex (the one-shot crypto.hash). */
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }

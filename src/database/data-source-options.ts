@@ -44,7 +44,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
       timezone: 'Z',
       poolSize: db.poolSize,
       connectTimeout: db.connectTimeoutMs,
-      // mysql2's "long stack traces" capture a stack on every query (a tenth of a read's CPU) to name
+      // mysql2's "long stack traces" capture a stack on every query (see bench/README.md) to name
       // the caller of a failed one; TypeORM's QueryFailedError carries the caller's async stack anyway.
       trace: false,
       extra: {

@@ -12,9 +12,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
  * The request's `Idempotency-Key`, as IdempotencyService.run takes it: undefined without the header
  * (or without a token), else the key checked, its token, and the hash of the route and parameters.
  *
- * A parameter passed to the service rather than an interceptor: a route with any interceptor runs
- * every request through Nest's rxjs pipeline, which cost these write routes about a twentieth of
- * their throughput, mostly for requests that carry no key at all.
+ * A parameter handed to IdempotencyService.run, which claims the key, replays a stored answer or
+ * releases the key around the handler's own work: the route stays an ordinary handler.
  */
 export const IdempotencyKey = createParamDecorator((_data: unknown, ctx: ExecutionContext): IdempotentCall | undefined => {
   const req = ctx.switchToHttp().getRequest<Request>();

@@ -30,7 +30,7 @@ const COLUMN_OF: Record<keyof ProductChanges, string> = { name: 'name', desc: 'd
 
 /**
  * The products table. Reads are plain SQL returning the API's fields ('?' placeholders and backticks
- * work on mysql2 and better-sqlite3 alike): a list of 1,000 rows hydrated as entities cost about twice
+ * work on mysql2 and better-sqlite3 alike): hydrating a list's rows as entities would cost more than
  * the query itself.
  */
 @Injectable()
