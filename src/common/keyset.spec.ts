@@ -1,4 +1,5 @@
 import { BadRequestException, StreamableFile } from '@nestjs/common';
+import { Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { KeysetList, KeysetRow, ListAnswer, answerList, decodeCursor, encodeCursor } from './keyset';
 import { LIST_MAX_ROWS } from './limits';
@@ -59,6 +60,35 @@ describe(answerList.name, () => {
     expect(calls).toEqual({ pages: 1, counts: 1 });
     expect(ids(await streamed(answer))).toEqual(ids(rows));
     expect(calls.pages).toBe(10);
+  });
+
+  it('reads the next chunk only when the client has taken the last one (memory bounded by a chunk)', async () => {
+    const { list, calls } = listOf(95);
+    const stream = ((await answerList({}, list, present, 10)) as StreamableFile).getStream();
+    // A client that reads nothing yet: its socket takes the first chunk and then pushes back.
+    let taken: () => void = () => undefined;
+    const received: Buffer[] = [];
+    const slowClient = new Writable({
+      highWaterMark: 16,
+      write(chunk: Buffer, _encoding, done) {
+        received.push(chunk);
+        taken = done;
+      },
+    });
+    stream.pipe(slowClient);
+    // Every page read here settles within a turn of the event loop: twenty turns let any read-ahead happen.
+    const turns = async () => {
+      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    await turns();
+    expect({ written: received.length, pagesRead: calls.pages }).toEqual({ written: 1, pagesRead: 2 });
+    // The client takes chunks one by one, and the list is read as it goes.
+    while (!stream.readableEnded) {
+      taken();
+      await turns();
+    }
+    expect(calls.pages).toBe(10);
+    expect(ids(JSON.parse(Buffer.concat(received).toString()).result)).toHaveLength(95);
   });
 
   it(`refuses with 400, before the first byte, a list of more than ${LIST_MAX_ROWS} rows`, async () => {
