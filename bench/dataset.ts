@@ -8,7 +8,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
+import { BIG_LIST_INVITES, BIG_LIST_TURNS, seedBigList } from './biglist';
 import { inTransaction } from './baseline/transaction';
 import { DataSource } from 'typeorm';
 import { hashToken } from '../src/auth/token-cache';
@@ -27,7 +28,7 @@ import { sqlDate } from '../src/database/column-types';
 import { DATASET_FILE, Options, ROOT, UsageError, log, sleep } from './cli';
 
 export interface Dataset {
-  version: 2;
+  version: 3;
   createdAt: string;
   database: string;
   /** Organization of exactly N products, for getList at 100, 1,000 and 10,000 rows. */
@@ -45,6 +46,8 @@ export interface Dataset {
   /** room/reply: an interview of ROOM_QUESTIONS questions (built-in agent) and its ROOM_INVITES started invites. */
   roomInterviewID: string;
   roomLinks: string[];
+  /** Lists at scale: an interview of BIG_LIST_INVITES completed invites with BIG_LIST_TURNS-turn transcripts. */
+  bigListInterviewID: string;
   counts: { products: number; invites: number; profiles: number; interviews: number };
 }
 
@@ -63,6 +66,10 @@ function roomGuidelines(): string {
   const lines = ['Notes for the team: keep it short, ask for examples.'];
   for (let i = 1; i <= ROOM_QUESTIONS; i++) lines.push(`${i}. What did you try in step ${i}, and how did it go?`);
   return lines.join('\n');
+}
+
+function mysqlPool(url: string): Pool {
+  return createPool({ uri: url.replace(/^mariadb:/i, 'mysql:'), connectionLimit: 2, timezone: 'Z' });
 }
 
 export function databaseName(url: string): string {
@@ -158,13 +165,27 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
   counts.invites += roomLinks.length;
   log(`  ${ROOM_INVITES} invites of a ${ROOM_QUESTIONS}-question interview started`);
 
+  // Lists at scale: another interview of the same product, its invites written straight into the table.
+  const pool = mysqlPool(url);
+  let bigListInterviewID: string;
+  try {
+    ({ interviewID: bigListInterviewID } = await interviews.create({ productID: readInterview.product_id, interviewName: 'Bench: a big study' }, admin));
+    const t0 = Date.now();
+    await seedBigList(pool, { interviewID: bigListInterviewID, productID: readInterview.product_id, orgID: inv.orgIDs[0] });
+    log(`  ${BIG_LIST_INVITES.toLocaleString('en-US')} invites with ${BIG_LIST_TURNS}-turn transcripts written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    await pool.end();
+  }
+  counts.interviews += 1;
+  counts.invites += BIG_LIST_INVITES;
+
   // SeedService issues two tokens per run; the benchmark uses its own, so these are revoked at once.
   const seedTokens = [p100, p1k, p10k, inv].flatMap((r) => [r.adminToken, r.orgToken]).map(hashToken);
   await dataSource.query('UPDATE api_tokens SET revoked_at = ? WHERE token_hash IN (?)', [new Date(), seedTokens]);
 
   const [middle] = (await dataSource.query('SELECT id FROM products WHERE org_id = ? ORDER BY created_at, id LIMIT 1 OFFSET 5000', [p10k.orgIDs[0]])) as { id: string }[];
   return {
-    version: 2,
+    version: 3,
     createdAt: new Date().toISOString(),
     database: databaseName(url),
     orgs: { '100': p100.orgIDs[0], '1000': p1k.orgIDs[0], '10000': p10k.orgIDs[0] },
@@ -175,13 +196,14 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
     writeOrgID: `${stamp}-writes`,
     roomInterviewID,
     roomLinks,
+    bigListInterviewID,
     counts,
   };
 }
 
 async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> {
   const file = relative(ROOT, DATASET_FILE);
-  if (d.version !== 2) throw new Error(`${file} is from another version of the harness: run without --skip-seed`);
+  if (d.version !== 3) throw new Error(`${file} is from another version of the harness: run without --skip-seed`);
   if (d.database !== databaseName(url)) throw new Error(`${file} describes database "${d.database}", not "${databaseName(url)}": run without --skip-seed`);
   for (const [size, orgID] of Object.entries(d.orgs)) {
     const [[row]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM products WHERE org_id = ?', [orgID]);
@@ -194,6 +216,8 @@ async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> 
     d.roomInterviewID,
     sqlDate(new Date(Date.now() + 86_400_000)),
   ]);
+  const [[big]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM invites WHERE interview_id = ?', [d.bigListInterviewID]);
+  if (Number(big.n) !== BIG_LIST_INVITES) throw new Error(`interview ${d.bigListInterviewID} has ${big.n} invites, expected ${BIG_LIST_INVITES}: run without --skip-seed`);
   if (Number(room.n) !== d.roomLinks.length) throw new Error(`interview ${d.roomInterviewID} has ${room.n} invites valid for another day, expected ${d.roomLinks.length}: run without --skip-seed`);
 }
 

@@ -202,6 +202,16 @@ export class RssSampler {
   }
 }
 
+/** VmRSS now, in MB. */
+export function rssMb(pid: number): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /** VmHWM: the process's peak resident memory over its whole life, in MB. */
 export function highWaterMb(pid: number): number {
   try {

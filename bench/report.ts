@@ -57,11 +57,26 @@ interface Named {
   operations?: readonly string[];
 }
 
+/** A measurement of the service alone (lists at scale, reports, exports...): its own section and targets. */
+export interface ExtraSection {
+  title: string;
+  lines: string[];
+  /** "what: met: ..." or "what: NOT met: ...", listed under the section's title in Targets. */
+  verdicts: string[];
+}
+
 /**
  * The markdown report. The first server is the service; every ratio is the service's number over
  * another server's. Returns the target verdicts too.
  */
-export function report(meta: Record<string, string>, servers: Named[], ops: OpRuns[], scaling: ScaleRuns[], o: Options): { md: string; verdicts: string[] } {
+export function report(
+  meta: Record<string, string>,
+  servers: Named[],
+  ops: OpRuns[],
+  scaling: ScaleRuns[],
+  o: Options,
+  extras: ExtraSection[] = [],
+): { md: string; verdicts: string[] } {
   const [subject, ...refs] = servers;
   const rounds = `median of ${o.rounds} round${o.rounds > 1 ? 's' : ''}`;
   const lines: string[] = [];
@@ -179,8 +194,10 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
     '',
   );
 
+  for (const extra of extras) lines.push(`## ${extra.title}`, '', ...extra.lines, '');
+
   const rss = servers.map((x) => `${x.label} ${fmt(Math.max(...summaries.map(({ s }) => s[x.name].rss)))} MB`).join(', ');
-  const all = [...[...verdicts.values()].flat(), ...growthLines];
+  const all = [...[...verdicts.values()].flat(), ...growthLines, ...extras.flatMap((e) => e.verdicts)];
   lines.push('## Targets', '', `${all.filter((v) => !v.includes(': NOT met: ')).length} of ${all.length} met.`, '');
   // Only the servers the targets are set against; the others are in the tables for information.
   for (const ref of refs.filter((r) => verdicts.get(r.label)!.length > 0)) {
@@ -191,6 +208,11 @@ export function report(meta: Record<string, string>, servers: Named[], ops: OpRu
   lines.push('### Growth', '');
   for (const v of growthLines) lines.push(`- ${v}`);
   lines.push('', `Peak RSS, no target (highest of any measurement): ${rss}.`, '');
+  for (const extra of extras.filter((e) => e.verdicts.length > 0)) {
+    lines.push(`### ${extra.title}`, '');
+    for (const v of extra.verdicts) lines.push(`- ${v}`);
+    lines.push('');
+  }
   return { md: lines.join('\n'), verdicts: all };
 }
 

@@ -19,6 +19,7 @@ import { join, relative } from 'node:path';
 import { createPool, type RowDataPacket } from 'mysql2/promise';
 import { LOAD_MAIN, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
 import { Dataset, ROOM_QUESTIONS, ROOM_START_TURNS, cleanWrites, databaseName, prepareDataset, resetRoom } from './dataset';
+import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './biglist';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit } from './processes';
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   const meta: Record<string, string> = {};
   let results: Awaited<ReturnType<typeof measureAll>>;
+  const bigList: BigListRun[] = [];
   try {
     await cleanWrites(pool, dataset);
     await resetRoom(pool, dataset);
@@ -155,6 +157,12 @@ async function main(): Promise<void> {
     // 3. Measurements.
     log(`Measuring: about ${Math.ceil(estimateSeconds(o, servers) / 60)} min.`);
     results = await measureAll(servers, dataset, token, o, pool);
+    const service = servers[0];
+    for (let round = 1; round <= o.rounds; round++) {
+      const run = await measureBigList(service, dataset.bigListInterviewID, token);
+      bigList.push(run);
+      log(`[${round}/${o.rounds}] invites/getList of ${BIG_LIST_INVITES} invites, unpaged: first byte ${run.ttfbMs.toFixed(0)} ms, all ${run.totalMs.toFixed(0)} ms, RSS +${run.rssGrowthMb.toFixed(1)} MB`);
+    }
 
     Object.assign(
       meta,
@@ -190,7 +198,7 @@ async function main(): Promise<void> {
   const logSizes = servers.map((s) => `${s.name}.log ${fmt(statSync(s.logFile).size / 2 ** 20, 1)} MB`).join(', ');
   meta['total time'] = `${fmt((Date.now() - started) / 1000)} s (logs: ${logSizes})`;
   const named = servers.map(({ name, label, phrase, operations }) => ({ name, label, phrase, operations }));
-  const { md } = report(meta, named, results.ops, results.scaling, o);
+  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList)]);
   writeFileSync(join(RESULTS, 'latest.md'), md);
   const raw = {
     meta,
@@ -198,6 +206,7 @@ async function main(): Promise<void> {
     servers: named,
     operations: results.ops.map((r) => ({ key: r.op.key, runs: r.runs })),
     scaling: results.scaling.map((r) => ({ key: r.c.key, rows: r.c.rows, medianMs: r.runs })),
+    bigList,
   };
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(raw, null, 2)}\n`);
   process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'latest.md'))} (raw numbers: latest.json).\n`);
