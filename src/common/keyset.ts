@@ -56,42 +56,52 @@ export interface KeysetRow {
   createdAt: Date | string;
 }
 
+/** One list query of a repository: its columns, its FROM clause (tables and joins), its conditions and its key columns. */
+export interface KeysetQuery<R> {
+  query: (sql: string, params: unknown[]) => Promise<R[]>;
+  /** The SELECT list, e.g. `p.id AS productID, p.created_at AS createdAt`. */
+  columns: string;
+  /** What follows FROM, e.g. `products p`. */
+  from: string;
+  where: SqlWhere;
+  keys: { created: string; id: string };
+  idOf: (row: R) => string;
+}
+
 /**
- * One list query of a repository (its SELECT ... FROM, its conditions and its key columns), read in
- * the lists' order (created, id) a page at a time: rows after a cursor, one more than asked for, to
- * learn whether another page exists. Rows added between pages land after the cursor, so paging covers
- * every row exactly once.
+ * A list read in the lists' order (created, id) a page at a time: rows after a cursor, one more than
+ * asked for, to learn whether another page exists. Rows added between pages land after the cursor, so
+ * paging covers every row exactly once.
  */
 export class KeysetList<R extends KeysetRow> {
-  constructor(
-    private readonly query: (sql: string, params: unknown[]) => Promise<R[]>,
-    private readonly selectFrom: string,
-    private readonly where: SqlWhere,
-    private readonly keys: { created: string; id: string },
-    private readonly idOf: (row: R) => string,
-  ) {}
+  constructor(private readonly q: KeysetQuery<R>) {}
 
   /** Up to `limit` rows after `cursor`, and the cursor of the next page when more remain. */
   async page(limit: number, cursor?: string): Promise<{ rows: R[]; next?: string }> {
-    const params = [...this.where.params];
-    let sql = `${this.selectFrom}${this.where}`;
+    const { columns, from, where, keys } = this.q;
+    const params = [...where.params];
+    let sql = `SELECT ${columns} FROM ${from}${where}`;
     if (cursor !== undefined) {
       const c = decodeCursor(cursor);
       const at = sqlDate(c.createdAt);
-      sql += `${this.where.toString() ? ' AND' : ' WHERE'} (${this.keys.created} > ? OR (${this.keys.created} = ? AND ${this.keys.id} > ?))`;
+      sql += `${where.toString() ? ' AND' : ' WHERE'} (${keys.created} > ? OR (${keys.created} = ? AND ${keys.id} > ?))`;
       params.push(at, at, c.id);
     }
     // The limit is a validated whole number, inlined rather than bound (MySQL wants LIMIT as an integer).
-    const rows = await this.query(`${sql} ORDER BY ${this.keys.created}, ${this.keys.id} LIMIT ${limit + 1}`, params);
+    const rows = await this.q.query(`${sql} ORDER BY ${keys.created}, ${keys.id} LIMIT ${limit + 1}`, params);
     if (rows.length <= limit) return { rows };
     rows.length = limit;
     const last = rows[limit - 1];
-    return { rows, next: encodeCursor(rawDate(last.createdAt), this.idOf(last)) };
+    return { rows, next: encodeCursor(rawDate(last.createdAt), this.q.idOf(last)) };
   }
 
-  /** How many rows the list has, counting no further than `max`. */
+  /**
+   * How many rows the list has, counting no further than `max`. Selects no column: the rows' own
+   * columns (transcripts) would be read for nothing, where the index alone can answer.
+   */
   async countUpTo(max: number): Promise<number> {
-    const [row] = (await this.query(`SELECT COUNT(*) AS n FROM (${this.selectFrom}${this.where} LIMIT ${max}) capped`, this.where.params)) as unknown as { n: number | string }[];
+    const { from, where } = this.q;
+    const [row] = (await this.q.query(`SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM ${from}${where} LIMIT ${max}) capped`, where.params)) as unknown as { n: number | string }[];
     return Number(row.n);
   }
 }
@@ -126,13 +136,23 @@ export async function answerList<R extends KeysetRow, T>(
     throw new BadRequestException(`this list has more than ${LIST_MAX_ROWS} rows: page it with limit and cursor`);
   }
   const firstItems = await present(first.rows);
+  let sent = first.rows.length;
+  // The next chunk's query runs while the last chunk is written: the database and the socket work at
+  // once, and at most one chunk more is held. A client gone mid-list leaves a query nobody awaits: its
+  // failure is then of no interest (the catch only keeps it from being an unhandled rejection).
+  const fetchAfter = (cursor: string | undefined) => {
+    if (cursor === undefined || sent >= LIST_MAX_ROWS) return undefined;
+    const next = list.page(Math.min(chunkRows, LIST_MAX_ROWS - sent), cursor);
+    next.catch(() => undefined);
+    return next;
+  };
   async function* body(): AsyncGenerator<string> {
+    let pending = fetchAfter(first.next);
     yield `{"result":[${firstItems.map((item) => JSON.stringify(item)).join(',')}`;
-    let sent = first.rows.length;
-    for (let cursor = first.next; cursor !== undefined && sent < LIST_MAX_ROWS; ) {
-      const next = await list.page(Math.min(chunkRows, LIST_MAX_ROWS - sent), cursor);
+    while (pending !== undefined) {
+      const next = await pending;
       sent += next.rows.length;
-      cursor = next.next;
+      pending = fetchAfter(next.next);
       const items = await present(next.rows);
       if (items.length > 0) yield `,${items.map((item) => JSON.stringify(item)).join(',')}`;
     }

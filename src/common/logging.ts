@@ -45,6 +45,9 @@ export function loggerParams(config: Pick<AppConfig, 'logLevel' | 'logFormat'>):
     // Log lines written during a request carry its id, not the whole request.
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId' },
+    // The serializers read the two fields they need from Node's own objects: pino-http's default
+    // wrapping first copies every field of the request and the response into new objects.
+    wrapSerializers: false,
     serializers: {
       req: (req: { id: string; method: string }) => ({ id: req.id, method: req.method }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -78,12 +78,13 @@ export class InterviewsRepository {
   }
 
   list(productID: string): KeysetList<InterviewListRow> {
-    return new KeysetList<InterviewListRow>(
-      (sql, params) => this.dataSource.query(sql, params),
-      `SELECT ${COLUMNS}, i.created_at AS createdAt FROM interviews i`,
-      new SqlWhere().and('i.product_id = ?', productID),
-      { created: 'i.created_at', id: 'i.id' },
-      (r) => r.interviewID,
-    );
+    return new KeysetList<InterviewListRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: `${COLUMNS}, i.created_at AS createdAt`,
+      from: 'interviews i',
+      where: new SqlWhere().and('i.product_id = ?', productID),
+      keys: { created: 'i.created_at', id: 'i.id' },
+      idOf: (r) => r.interviewID,
+    });
   }
 }

@@ -91,13 +91,14 @@ export class InvitesRepository {
     const where = new SqlWhere();
     if (filter.interviewID !== undefined) where.and('i.interview_id = ?', filter.interviewID);
     if (filter.productID !== undefined) where.and('i.product_id = ?', filter.productID);
-    return new KeysetList<InviteRow>(
-      (sql, params) => this.dataSource.query(sql, params),
-      `SELECT ${COLUMNS} FROM invites i`,
+    return new KeysetList<InviteRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: COLUMNS,
+      from: 'invites i',
       where,
-      { created: 'i.created_at', id: 'i.link_id' },
-      (r) => r.linkID,
-    );
+      keys: { created: 'i.created_at', id: 'i.link_id' },
+      idOf: (r) => r.linkID,
+    });
   }
 
   /** New pending invites, in one transaction (all or none). The constant columns are inlined. */

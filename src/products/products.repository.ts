@@ -71,12 +71,13 @@ export class ProductsRepository {
     if (filter.orgID !== undefined) where.and('p.org_id = ?', filter.orgID);
     if (filter.userID !== undefined) where.and('p.user_id = ?', filter.userID);
     if (scope) where.and(scope);
-    return new KeysetList<ProductListRow>(
-      (sql, params) => this.dataSource.query(sql, params),
-      `SELECT ${COLUMNS}, p.created_at AS createdAt FROM products p`,
+    return new KeysetList<ProductListRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: `${COLUMNS}, p.created_at AS createdAt`,
+      from: 'products p',
       where,
-      { created: 'p.created_at', id: 'p.id' },
-      (r) => r.productID,
-    );
+      keys: { created: 'p.created_at', id: 'p.id' },
+      idOf: (r) => r.productID,
+    });
   }
 }

@@ -54,13 +54,14 @@ export class ProfilesRepository {
 
   /** Profiles of one product, in the lists' order. */
   list(productID: string): KeysetList<ProfileRow> {
-    return new KeysetList<ProfileRow>(
-      (sql, params) => this.dataSource.query(sql, params),
-      `SELECT ${COLUMNS} FROM profiles pr INNER JOIN profile_products pp ON pp.profile_id = pr.id`,
-      new SqlWhere().and('pp.product_id = ?', productID),
-      { created: 'pr.created_at', id: 'pr.id' },
-      (r) => r.profileID,
-    );
+    return new KeysetList<ProfileRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: COLUMNS,
+      from: 'profiles pr INNER JOIN profile_products pp ON pp.profile_id = pr.id',
+      where: new SqlWhere().and('pp.product_id = ?', productID),
+      keys: { created: 'pr.created_at', id: 'pr.id' },
+      idOf: (r) => r.profileID,
+    });
   }
 
   /** For each profile, its products within `scope` (a condition on products `p`), oldest product first. */

@@ -106,7 +106,14 @@ export class WebhooksRepository {
     if (filter.orgID !== undefined) where.and('w.org_id = ?', filter.orgID);
     if (filter.userID !== undefined) where.and('w.user_id = ?', filter.userID);
     if (scope) where.and(scope);
-    return new KeysetList<WebhookRow>((sql, params) => this.dataSource.query(sql, params), `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w`, where, { created: 'w.created_at', id: 'w.id' }, (r) => r.webhookID);
+    return new KeysetList<WebhookRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: WEBHOOK_COLUMNS,
+      from: 'webhooks w',
+      where,
+      keys: { created: 'w.created_at', id: 'w.id' },
+      idOf: (r) => r.webhookID,
+    });
   }
 
   /** Deletes the endpoint; its deliveries and their attempts go with it (foreign keys ON DELETE CASCADE). */
@@ -158,13 +165,14 @@ export class WebhooksRepository {
   }
 
   listDeliveries(webhookID: string): KeysetList<DeliveryRow> {
-    return new KeysetList<DeliveryRow>(
-      (sql, params) => this.dataSource.query(sql, params),
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d`,
-      new SqlWhere().and('d.webhook_id = ?', webhookID),
-      { created: 'd.created_at', id: 'd.id' },
-      (r) => r.deliveryID,
-    );
+    return new KeysetList<DeliveryRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: DELIVERY_COLUMNS,
+      from: 'webhook_deliveries d',
+      where: new SqlWhere().and('d.webhook_id = ?', webhookID),
+      keys: { created: 'd.created_at', id: 'd.id' },
+      idOf: (r) => r.deliveryID,
+    });
   }
 
   /**
