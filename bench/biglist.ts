@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import type { Pool } from 'mysql2/promise';
 import { sqlDate } from '../src/database/column-types';
-import { newLinkIds } from '../src/common/ids';
+import { newUrlSecrets } from '../src/common/ids';
 import { inTransaction } from './baseline/transaction';
 import { Server, RssSampler, rssMb, waitQuiet } from './processes';
 
@@ -35,7 +35,7 @@ export async function seedBigList(pool: Pool, interview: { interviewID: string; 
   const at = sqlDate(now);
   const expires = sqlDate(new Date(now.getTime() + 365 * 86_400_000));
   const user = JSON.stringify({ email: 'bench@example.com', name: 'Bench Interviewee', occupation: 'Analyst' });
-  const links = newLinkIds(BIG_LIST_INVITES);
+  const links = newUrlSecrets(BIG_LIST_INVITES);
   for (let start = 0; start < links.length; start += 500) {
     const chunk = links.slice(start, start + 500);
     const params: unknown[] = [];

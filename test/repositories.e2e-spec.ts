@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { productScopeSql } from '../src/access/access-rule';
-import { newLinkIds, uuidv7 } from '../src/common/ids';
+import { newUrlSecrets, uuidv7 } from '../src/common/ids';
 import { InterviewsRepository } from '../src/interviews/interviews.repository';
 import { InvitesRepository } from '../src/invites/invites.repository';
 import { ProductsRepository } from '../src/products/products.repository';
@@ -69,7 +69,7 @@ describe('Repositories (SQL on the e2e database)', () => {
         await sut.update(interviewID, { interviewName: 'moved', guidelines: null }, new Date(), tx);
       });
       await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null } });
-      await t.app.get(InvitesRepository).insertPending({ interviewID, productID, orgID }, newLinkIds(1), new Date(), new Date(Date.now() + DAY));
+      await t.app.get(InvitesRepository).insertPending({ interviewID, productID, orgID }, newUrlSecrets(1), new Date(), new Date(Date.now() + DAY));
       await expect(sut.hasInvites(interviewID, db.manager)).resolves.toBe(true);
     });
   });
@@ -80,7 +80,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const productID = await product({ orgID });
       const interviewID = await interview(productID);
-      const [overdue, started, fresh] = newLinkIds(3);
+      const [overdue, started, fresh] = newUrlSecrets(3);
       const now = new Date();
       await sut.insertPending({ interviewID, productID, orgID }, [overdue, started], new Date(now.getTime() - 3 * DAY), new Date(now.getTime() - DAY));
       await sut.insertPending({ interviewID, productID, orgID }, [fresh], now, new Date(now.getTime() + DAY));

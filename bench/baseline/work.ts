@@ -9,7 +9,7 @@
  *   - the visibility rule (canSee, productScopeSql from src/access/access-rule.ts);
  *   - the service's SQL (written out in sql.ts), run in the same order as the service runs them
  *     (see each operation), lists in the same order with the same cap (LIST_MAX_ROWS + 1);
- *   - the limits (src/common/limits.ts, *.limits.ts), isHttpUrl, uuidv7/newLinkIds, sqlDate.
+ *   - the limits (src/common/limits.ts, *.limits.ts), isHttpUrl, uuidv7/newUrlSecrets, sqlDate.
  *
  * Validation is a couple of hand-written checks per field (what the service's DTOs check, without
  * class-validator). Paging (limit/cursor) is left out: those parameters are refused as unknown.
@@ -23,7 +23,7 @@ import type { Principal } from '../../src/auth/principal';
 import { TOKEN_PATTERN, TokenCache, hashToken } from '../../src/auth/token-cache';
 import { isDatabaseUnavailable, isDuplicateKey } from '../../src/common/database-errors';
 import { isHttpUrl } from '../../src/common/http-url';
-import { newLinkIds, uuidv7 } from '../../src/common/ids';
+import { newUrlSecrets, uuidv7 } from '../../src/common/ids';
 import { COMMON_LIMITS, LIST_MAX_ROWS } from '../../src/common/limits';
 import { loadConfig } from '../../src/config/app-config';
 import { sqlDate } from '../../src/database/column-types';
@@ -326,7 +326,7 @@ export async function invitesCreateInvites(p: Principal, query: QueryEntries): P
     throw new HttpError(403, 'an invite of another organization would not be visible to this token afterwards; a token may only write within its own organization or user');
   }
   const orgID = q.orgID ?? owner.orgID;
-  const linkIDs = newLinkIds(count);
+  const linkIDs = newUrlSecrets(count);
   const now = new Date();
   const at = sqlDate(now);
   const expires = sqlDate(new Date(now.getTime() + days * 86_400_000));

@@ -1,4 +1,4 @@
-import { newLinkId, newLinkIds, uuidv7 } from './ids';
+import { newUrlSecret, newUrlSecrets, uuidv7 } from './ids';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const timestampOf = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
@@ -19,22 +19,22 @@ describe('uuidv7', () => {
   });
 });
 
-describe('newLinkId', () => {
+describe('newUrlSecret', () => {
   it('is URL-safe and carries 192 random bits', () => {
-    const id = newLinkId();
+    const id = newUrlSecret();
     expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(Buffer.from(id, 'base64url')).toHaveLength(24);
   });
 
   it('does not repeat', () => {
-    const ids = new Set(Array.from({ length: 10000 }, newLinkId));
+    const ids = new Set(Array.from({ length: 10000 }, newUrlSecret));
     expect(ids.size).toBe(10000);
   });
 });
 
-describe('newLinkIds', () => {
+describe('newUrlSecrets', () => {
   it('makes n distinct URL-safe 192-bit ids', () => {
-    const ids = newLinkIds(1000);
+    const ids = newUrlSecrets(1000);
     expect(ids).toHaveLength(1000);
     expect(new Set(ids).size).toBe(1000);
     for (const id of ids) expect(Buffer.from(id, 'base64url')).toHaveLength(24);

@@ -10,13 +10,16 @@ export function uuidv7(): string {
   return v7();
 }
 
-/** An invite's linkID is the secret in its URL: 192 bits from the CSPRNG, base64url (32 chars). */
-export function newLinkId(): string {
-  return newLinkIds(1)[0];
+/**
+ * A secret a URL carries, and the only credential its holder needs (an invite's linkID, a shared
+ * report's shareID): 192 bits from the CSPRNG, base64url (32 chars).
+ */
+export function newUrlSecret(): string {
+  return newUrlSecrets(1)[0];
 }
 
-/** n linkIDs from one CSPRNG call. */
-export function newLinkIds(n: number): string[] {
+/** n URL secrets from one CSPRNG call. */
+export function newUrlSecrets(n: number): string[] {
   const bytes = randomBytes(24 * n);
   const out = new Array<string>(n);
   for (let i = 0; i < n; i++) out[i] = bytes.subarray(i * 24, (i + 1) * 24).toString('base64url');

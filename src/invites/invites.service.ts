@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
-import { newLinkIds } from '../common/ids';
+import { newUrlSecrets } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
 import { rawDate } from '../database/column-types';
 import { InterviewsService } from '../interviews/interviews.service';
@@ -68,7 +68,7 @@ export class InvitesService {
     count: number,
     options: { expiresInDays?: number; createdAt?: Date } = {},
   ): Promise<string[]> {
-    const linkIDs = newLinkIds(count);
+    const linkIDs = newUrlSecrets(count);
     const createdAt = options.createdAt ?? new Date();
     const expiresAt = new Date(createdAt.getTime() + (options.expiresInDays ?? this.config.inviteTtlDays) * DAY_MS);
     await this.invites.insertPending(target, linkIDs, createdAt, expiresAt);
