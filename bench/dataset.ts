@@ -321,7 +321,7 @@ export interface RoomState {
  */
 export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
   await waitDbIdle(pool, d.database);
-  const [rows] = await pool.query<RowDataPacket[]>('SELECT link_id, status, conversation FROM invites WHERE interview_id = ?', [d.roomInterviewID]);
+  const [rows] = await pool.query<RowDataPacket[]>('SELECT link_id, status, conversation, turn_meta FROM invites WHERE interview_id = ?', [d.roomInterviewID]);
   let turns = 0;
   const state: RoomState = { meanTurns: 0, maxTurns: 0, completed: 0 };
   await inTransaction(pool, async (conn) => {
@@ -332,8 +332,10 @@ export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
       if (row.status === 'completed') state.completed++;
       if (conversation.length === ROOM_START_TURNS && row.status === 'started') continue;
       if (conversation.length < ROOM_START_TURNS) throw new Error(`room invite ${row.link_id as string} was never started: run without --skip-seed`);
-      await conn.query("UPDATE invites SET status = 'started', completed_on = NULL, conversation = ? WHERE link_id = ?", [
+      const turnMeta = row.turn_meta === null ? null : JSON.stringify((JSON.parse(row.turn_meta as string) as unknown[]).slice(0, ROOM_START_TURNS));
+      await conn.query("UPDATE invites SET status = 'started', completed_on = NULL, conversation = ?, turn_meta = ? WHERE link_id = ?", [
         JSON.stringify(conversation.slice(0, ROOM_START_TURNS)),
+        turnMeta,
         row.link_id,
       ]);
     }

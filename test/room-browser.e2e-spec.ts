@@ -398,7 +398,7 @@ describeInBrowser('The interview room at /i/{linkID}, in a phone-sized browser',
     });
   });
 
-  it('End interview asks first; Cancel keeps the interview, OK completes it', async () => {
+  it('End interview asks first; Cancel keeps the interview, OK ends it (abandoned: no answer was given)', async () => {
     const linkID = await startedInvite();
     await open(linkID);
     await answerBox().waitFor();
@@ -418,13 +418,13 @@ describeInBrowser('The interview room at /i/{linkID}, in a phone-sized browser',
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'End interview' }).click();
-    await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
+    await page.getByRole('heading', { name: 'The interview has ended' }).waitFor();
     page.off('request', count);
     expect(ends).toBe(1);
     expect(await controls().count()).toBe(0);
     expect(await conversation()).toEqual([`Interviewer: ${GREETING}`]);
     const invite = await t.http.get('/v1/invites/getOne').query({ linkID }).set(bearer(admin));
-    expect(invite.body.result).toMatchObject({ status: 'completed' });
+    expect(invite.body.result).toMatchObject({ status: 'abandoned', completed_on: null });
     expectConsole();
   });
 

@@ -169,6 +169,7 @@ describe('The interview room (/i/{linkID})', () => {
       // Another organization's interviewee with the same email is another person's profile.
       const other = await setup(1);
       await start(other.links[0], { name: 'Grace Other', email: 'grace@example.com', consent: true });
+      await reply(other.links[0], LONG).expect(200);
       await end(other.links[0]);
       const [c] = await profiles(other.productID);
       expect(c.profileID).not.toBe(a.profileID);
@@ -178,7 +179,10 @@ describe('The interview room (/i/{linkID})', () => {
     it('counts every one of several interviews of one person that complete at once, in one profile', async () => {
       const orgID = uniq('org');
       const interviews = await Promise.all(Array.from({ length: 4 }, () => setup(1, orgID)));
-      for (const { links } of interviews) await start(links[0], { name: 'Ada Lovelace', email: 'ada.parallel@example.com', consent: true }).expect(200);
+      for (const { links } of interviews) {
+        await start(links[0], { name: 'Ada Lovelace', email: 'ada.parallel@example.com', consent: true }).expect(200);
+        await reply(links[0], LONG).expect(200);
+      }
       const ended = await Promise.all(interviews.map(({ links }) => end(links[0])));
       expect(ended.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       const found = await Promise.all(interviews.map(({ productID }) => profiles(productID)));
@@ -272,6 +276,7 @@ describe('The interview room (/i/{linkID})', () => {
       const [started, done, fresh] = (res.body.result as string[]).map((url) => new URL(url).pathname.split('/').pop()!);
       await start(started).expect(200);
       await start(done).expect(200);
+      await reply(done, LONG).expect(200);
       await end(done).expect(200);
       const later = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 1, expiresInDays: 30 }).set(bearer(admin));
       const unexpired = new URL(later.body.result[0]).pathname.split('/').pop()!;

@@ -161,7 +161,7 @@ describe('Webhook events', () => {
     const some = await w.hook(w.admin, { orgID, events: ['invite.completed'] });
     const all = await w.hook(w.admin, { orgID });
     expect((await w.webhook(some.webhookID)).events).toEqual(['invite.completed']);
-    expect((await w.webhook(all.webhookID)).events).toEqual(['invite.started', 'invite.completed', 'invite.expired', 'profile.created', 'profile.updated']);
+    expect((await w.webhook(all.webhookID)).events).toEqual(['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'profile.created', 'profile.updated', 'report.completed']);
     const { linkID } = await w.setup(orgID);
     await w.interview(linkID);
     await w.receiver.waitFor(all.path, 3);
@@ -371,7 +371,7 @@ describe('Webhooks: the API', () => {
     expect(one).toEqual({
       webhookID,
       url: w.receiver.url('/once'),
-      events: ['invite.started', 'invite.completed', 'invite.expired', 'profile.created', 'profile.updated'],
+      events: ['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'profile.created', 'profile.updated', 'report.completed'],
       orgID,
       userID: null,
       status: 'active',

@@ -84,6 +84,9 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
   if (next.done) throw new HttpError(501, 'completing an interview is not part of the baseline');
   const question: Turn = { role: 'interviewer', content: next.message };
   const conversation = JSON.stringify([...before, answer, question]);
+  // The per-turn data the service keeps beside the transcript: when, and the question asked.
+  const at = now.toISOString();
+  const turnMeta = JSON.stringify([...(row.turnMeta === null ? [] : (JSON.parse(row.turnMeta) as unknown[])), { at, questionIndex: null }, { at, questionIndex: next.questionIndex }]);
   if (before.length + 2 > INVITE_LIMITS.turns || Buffer.byteLength(conversation, 'utf8') > INVITE_LIMITS.transcriptBytes) {
     throw new HttpError(409, "this interview's transcript is full");
   }
@@ -98,7 +101,8 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
     }
     if (state.status !== 'started') throw wrongStatus(state.status);
     if ((JSON.parse(state.conversation) as unknown[]).length !== before.length) throw new Changed();
-    await conn.query('UPDATE invites SET updated_at = ?, conversation = ? WHERE link_id = ?', [sqlDate(now), conversation, linkID]);
+    const answerCount = [...before, answer].filter((turn) => turn.role === 'interviewee').length;
+    await conn.query('UPDATE invites SET updated_at = ?, conversation = ?, turn_meta = ?, answer_count = ? WHERE link_id = ?', [sqlDate(now), conversation, turnMeta, answerCount, linkID]);
     return false;
   });
   if (expiredNow) throw expired();

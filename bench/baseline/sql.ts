@@ -41,12 +41,13 @@ export const INVITE_KEYS = { created: 'i.created_at', id: 'i.link_id' } as const
 export const INVITE_INSERT_CHUNK = 1000;
 export function inviteInsertSql(rows: number): string {
   return (
-    'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation) VALUES ' +
-    new Array<string>(rows).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', ')
+    'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation, turn_meta) VALUES ' +
+    new Array<string>(rows).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]', '[]')").join(', ')
   );
 }
 
 export const ROOM_INVITE_BY_ID = `SELECT ${INVITE_COLUMNS},
+  i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
   iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
   p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
   FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
@@ -66,6 +67,9 @@ export interface InviteRow {
 }
 
 export interface RoomInviteRow extends InviteRow {
+  startedOn: Date | string | null;
+  language: string | null;
+  turnMeta: string | null;
   interviewName: string;
   guidelines: string | null;
   interviewer: string;

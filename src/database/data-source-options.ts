@@ -9,11 +9,12 @@ import { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
+import { Report, ReportShare } from '../reports/report.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.entity';
 import { migrations } from './migrations';
 import { mysqlWithStatementTimeout } from './statement-timeout';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),

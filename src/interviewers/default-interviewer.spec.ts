@@ -133,6 +133,7 @@ describe(DefaultInterviewer.name, () => {
       await expect(sut.next(brief({ guidelines: '- How did you find us?\n- Why?' }), [])).resolves.toEqual({
         message: 'Hello Ana, and thank you for taking the time to talk with us about Acme Notes. How did you find us?',
         done: false,
+        questionIndex: 0,
       });
     });
 
@@ -190,13 +191,14 @@ describe(DefaultInterviewer.name, () => {
       await expect(sut.next(b, [{ role: 'interviewer', content: '…' }, { role: 'interviewee', content: answer }])).resolves.toEqual({
         message: 'Could you tell me a little more about that?',
         done: false,
+        questionIndex: 0,
       });
     });
 
     it('counts words of answers without spaces by their characters (Japanese)', async () => {
       const ask = (answer: string) => sut.next(b, [{ role: 'interviewer', content: '…' }, { role: 'interviewee', content: answer }]);
-      await expect(ask('毎日使っています')).resolves.toEqual({ message: 'Could you tell me a little more about that?', done: false });
-      await expect(ask('毎日、チームの会議のメモを取るために使っています。')).resolves.toEqual({ message: 'What would you change?', done: false });
+      await expect(ask('毎日使っています')).resolves.toEqual({ message: 'Could you tell me a little more about that?', done: false, questionIndex: 0 });
+      await expect(ask('毎日、チームの会議のメモを取るために使っています。')).resolves.toEqual({ message: 'What would you change?', done: false, questionIndex: 1 });
     });
 
     it('does not probe the answer to "anything else?"', async () => {
@@ -206,6 +208,20 @@ describe(DefaultInterviewer.name, () => {
         'Thank you, Ana, that is all our questions. Your answers help the team behind Acme Notes. Goodbye!',
       ]);
     });
+  });
+
+  it('attributes every question and probe to its guideline question, and nothing else', async () => {
+    const b = brief({ guidelines: '1. What do you use it for?\n2. What would you change?' });
+    const transcript: Turn[] = [];
+    const indexes: (number | null)[] = [];
+    for (const answer of [SHORT_ANSWER, LONG_ANSWER, LONG_ANSWER, 'No.']) {
+      const turn = await sut.next(b, transcript);
+      indexes.push(turn.questionIndex);
+      transcript.push({ role: 'interviewer', content: turn.message }, { role: 'interviewee', content: answer });
+    }
+    indexes.push((await sut.next(b, transcript)).questionIndex);
+    // Question 0, its probe, question 1, "anything else?", the closing.
+    expect(indexes).toEqual([0, 0, 1, null, null]);
   });
 
   describe('the end', () => {
@@ -218,13 +234,14 @@ describe(DefaultInterviewer.name, () => {
     ];
 
     it('asks whether there is anything else after the last question', async () => {
-      await expect(sut.next(b, done.slice(0, 2))).resolves.toEqual({ message: 'Is there anything else you would like to tell us about Acme Notes?', done: false });
+      await expect(sut.next(b, done.slice(0, 2))).resolves.toEqual({ message: 'Is there anything else you would like to tell us about Acme Notes?', done: false, questionIndex: null });
     });
 
     it('thanks the interviewee and ends with done: true', async () => {
       await expect(sut.next(b, done)).resolves.toEqual({
         message: 'Thank you, Ana, that is all our questions. Your answers help the team behind Acme Notes. Goodbye!',
         done: true,
+        questionIndex: null,
       });
     });
 
@@ -233,6 +250,7 @@ describe(DefaultInterviewer.name, () => {
       await expect(sut.next(brief({ guidelines: b.guidelines, intervieweeName: null }), more)).resolves.toEqual({
         message: 'Thank you, that is all our questions. Your answers help the team behind Acme Notes. Goodbye!',
         done: true,
+        questionIndex: null,
       });
     });
   });

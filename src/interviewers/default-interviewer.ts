@@ -63,6 +63,15 @@ export function generalQuestions(productName: string): string[] {
   ];
 }
 
+/**
+ * The questions an interview asks, 0-based, as GET /v1/interviews/getQuestions lists them: the
+ * guidelines' questions, or the general set when they hold none. Turns' question indexes refer here.
+ */
+export function interviewQuestions(guidelines: string | null, productName: string): string[] {
+  const found = questionsOf(guidelines);
+  return found.length > 0 ? found : generalQuestions(productName);
+}
+
 const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]/u;
 const SOUTHEAST_ASIAN = /[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 /** Characters per word in scripts written without spaces (typical word lengths, rounded). */
@@ -144,19 +153,18 @@ export class DefaultInterviewer implements InterviewerAgent {
     'probes short answers once, then asks whether there is anything else and ends. Works offline.';
 
   async next(brief: InterviewBrief, transcript: readonly Turn[]): Promise<AgentTurn> {
-    const found = questionsOf(brief.guidelines);
-    const questions = found.length > 0 ? found : generalQuestions(brief.productName);
+    const questions = interviewQuestions(brief.guidelines, brief.productName);
     const answers = transcript.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
     const step = scriptStep(questions.length, answers);
     switch (step.kind) {
       case 'question':
-        return { message: answers.length === 0 ? `${greeting(brief)} ${questions[0]}` : questions[step.index], done: false };
+        return { message: answers.length === 0 ? `${greeting(brief)} ${questions[0]}` : questions[step.index], done: false, questionIndex: step.index };
       case 'probe':
-        return { message: PROBES[step.index % PROBES.length], done: false };
+        return { message: PROBES[step.index % PROBES.length], done: false, questionIndex: step.index };
       case 'anything-else':
-        return { message: `Is there anything else you would like to tell us about ${brief.productName}?`, done: false };
+        return { message: `Is there anything else you would like to tell us about ${brief.productName}?`, done: false, questionIndex: null };
       case 'closing':
-        return { message: closingMessage(brief), done: true };
+        return { message: closingMessage(brief), done: true, questionIndex: null };
     }
   }
 

@@ -25,6 +25,11 @@ export interface AgentTurn {
   message: string;
   /** True on the agent's last turn: the interview is over. */
   done: boolean;
+  /**
+   * The question of interviewQuestions() this turn asks or follows up (0-based); null for greetings,
+   * closings and turns the agent did not attribute.
+   */
+  questionIndex: number | null;
 }
 
 /** The profile details an agent may fill at completion (see ProfileDetailsDto for their bounds). */

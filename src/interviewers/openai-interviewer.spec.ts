@@ -132,7 +132,9 @@ describe(OpenAiInterviewer.name, () => {
       expect(system).toMatch(/one question per message/);
       expect(system).toMatch(/neutral: no leading questions/);
       expect(system).toMatch(/Never reveal/);
-      expect(system).toContain('{"message": "<what you say to the interviewee>", "done": false}');
+      expect(system).toContain('{"message": "<what you say to the interviewee>", "done": false, "questionIndex": <n or null>}');
+      // The questions it may attribute its turns to, numbered as interviews/getQuestions lists them.
+      expect(system).toContain('0. How do you use Acme Notes?\n1. What would you change?');
     });
 
     it('opens with a user cue after the system prompt, and sends no consent or other system turn', async () => {
@@ -152,18 +154,30 @@ describe(OpenAiInterviewer.name, () => {
   describe('a usable answer', () => {
     it('is the turn, as the model wrote it (trimmed)', async () => {
       respond = answer('{"message": "  Hola Ana, ¿cómo usas Acme Notes? 📝 ", "done": false}');
-      await expect(agent().next(brief, opening)).resolves.toEqual({ message: 'Hola Ana, ¿cómo usas Acme Notes? 📝', done: false });
+      await expect(agent().next(brief, opening)).resolves.toEqual({ message: 'Hola Ana, ¿cómo usas Acme Notes? 📝', done: false, questionIndex: null });
       expect(logs).toEqual([]);
     });
 
     it('ends the interview when the model says done', async () => {
       respond = answer('{"message": "Thank you, Ana. Goodbye!", "done": true, "extra": 1}');
-      await expect(agent().next(brief, midway)).resolves.toEqual({ message: 'Thank you, Ana. Goodbye!', done: true });
+      await expect(agent().next(brief, midway)).resolves.toEqual({ message: 'Thank you, Ana. Goodbye!', done: true, questionIndex: null });
+    });
+
+    it.each([
+      [1, 1],
+      [0, 0],
+      [2, null],
+      [-1, null],
+      [1.5, null],
+      ['1', null],
+    ])('keeps the question index %p when it names one of the questions (%p)', async (given, kept) => {
+      respond = answer(JSON.stringify({ message: 'What would you change?', done: false, questionIndex: given }));
+      await expect(agent().next(brief, midway)).resolves.toEqual({ message: 'What would you change?', done: false, questionIndex: kept });
     });
 
     it('may be 4,000 characters long', async () => {
       respond = answer(JSON.stringify({ message: 'x'.repeat(4000), done: false }));
-      await expect(agent().next(brief, midway)).resolves.toEqual({ message: 'x'.repeat(4000), done: false });
+      await expect(agent().next(brief, midway)).resolves.toEqual({ message: 'x'.repeat(4000), done: false, questionIndex: null });
     });
   });
 
@@ -241,6 +255,7 @@ describe(OpenAiInterviewer.name, () => {
       await expect(sut.next(brief, midway)).resolves.toEqual({
         message: 'Thank you, Ana, that is all our questions. Your answers help the team behind Acme Notes. Goodbye!',
         done: true,
+        questionIndex: null,
       });
       expect(requests).toEqual([]);
     });
@@ -252,7 +267,7 @@ describe(OpenAiInterviewer.name, () => {
 
     it('asks the model while turns remain, whatever it answers', async () => {
       respond = answer('{"message": "Why the search?", "done": false}');
-      await expect(agent({ maxTurns: 4 }).next(brief, midway)).resolves.toEqual({ message: 'Why the search?', done: false });
+      await expect(agent({ maxTurns: 4 }).next(brief, midway)).resolves.toEqual({ message: 'Why the search?', done: false, questionIndex: null });
       expect(requests).toHaveLength(1);
       expect(requests[0].body.messages[0].content).toMatch(/at most 4 messages/);
     });

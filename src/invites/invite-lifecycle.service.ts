@@ -7,7 +7,7 @@ import { rawDate } from '../database/column-types';
 import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
-import type { ConversationTurn, UserInfo } from './invite.entity';
+import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
@@ -24,10 +24,28 @@ export interface RoomInvite extends RoomContext {
   createdAt: Date;
   completedOn: Date | null;
   expiresAt: Date;
+  startedOn: Date | null;
+  language: string | null;
   conversation: ConversationTurn[];
+  /** One entry per conversation turn (entries of turns stored before they were kept: unknown). */
+  turnMeta: TurnMeta[];
+}
+
+/** A turn to store: what was said, and the guideline question an interviewer turn asks or follows up. */
+export interface NewTurn extends ConversationTurn {
+  questionIndex: number | null;
+}
+
+const UNKNOWN: TurnMeta = { at: null, questionIndex: null };
+
+/** The stored per-turn data, one entry per turn whatever an older row holds. */
+function turnMetaOf(raw: string | null, turns: number): TurnMeta[] {
+  const meta = raw === null ? [] : (JSON.parse(raw) as TurnMeta[]);
+  return meta.length === turns ? meta : Array.from({ length: turns }, (_, i) => meta[i] ?? UNKNOWN);
 }
 
 function fromRow(r: RoomInviteRow): RoomInvite {
+  const conversation = JSON.parse(r.conversation) as ConversationTurn[];
   return {
     linkID: r.linkID,
     interviewID: r.interviewID,
@@ -38,7 +56,10 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     createdAt: rawDate(r.createdAt),
     completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
     expiresAt: rawDate(r.expiresAt),
-    conversation: JSON.parse(r.conversation) as ConversationTurn[],
+    startedOn: r.startedOn === null ? null : rawDate(r.startedOn),
+    language: r.language,
+    conversation,
+    turnMeta: turnMetaOf(r.turnMeta, conversation.length),
     interviewName: r.interviewName,
     guidelines: r.guidelines,
     interviewer: r.interviewer,
@@ -53,12 +74,25 @@ function fromRow(r: RoomInviteRow): RoomInvite {
 const RACE_ATTEMPTS = 4;
 
 /** The invite statuses a webhook event announces. */
-type AnnouncedStatus = 'started' | 'completed' | 'expired';
-const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'expired'];
+type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired';
+const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired'];
 
-/** Turns as they are stored (role and content only), checked like an HTTP body would be. */
-function checkedTurns(turns: ConversationTurn[]): ConversationTurn[] {
-  return validateInput(TurnsInput, { turns } as TurnsInput).turns.map(({ role, content }) => ({ role, content }));
+/**
+ * New turns as they are stored: the transcript's entries (role and content only, checked like an HTTP
+ * body would be) and their per-turn data, stamped `now`.
+ */
+function checkedTurns(turns: NewTurn[], now: Date): { conversation: ConversationTurn[]; meta: TurnMeta[] } {
+  const checked = validateInput(TurnsInput, { turns: turns.map(({ role, content }) => ({ role, content })) } as TurnsInput).turns;
+  const at = now.toISOString();
+  return {
+    conversation: checked.map(({ role, content }) => ({ role, content })),
+    meta: turns.map((turn) => ({ at, questionIndex: turn.role === 'interviewer' && Number.isInteger(turn.questionIndex) ? turn.questionIndex : null })),
+  };
+}
+
+/** Whether the interviewee has said anything: an interview ended before that is abandoned, not completed. */
+export function hasAnswers(conversation: readonly ConversationTurn[]): boolean {
+  return conversation.some((turn) => turn.role === 'interviewee');
 }
 
 /** Pending or started past expires_on: expired, whether or not the sweep has got to it yet. */
@@ -118,14 +152,20 @@ export class InviteLifecycleService {
     return invite;
   }
 
-  /** pending → started: who the interviewee is, and the first turns (the consent note, the agent's opening). */
-  async start(invite: RoomInvite, userInfo: UserInfo, turns: ConversationTurn[], now = new Date()): Promise<void> {
+  /**
+   * pending → started: who the interviewee is, the language the interview is held in, and the first
+   * turns (the consent note, the agent's opening).
+   */
+  async start(invite: RoomInvite, userInfo: UserInfo, turns: NewTurn[], language: string, now = new Date()): Promise<void> {
     const person = validateInput(UserInfoInput, userInfo);
-    const conversation = checkedTurns(turns);
+    const { conversation, meta } = checkedTurns(turns, now);
     await this.change(invite, 'pending', now, () => ({
       status: 'started',
       userInfo: { email: person.email ?? null, name: person.name ?? null, occupation: person.occupation ?? null },
       conversation,
+      turnMeta: meta,
+      startedOn: now,
+      language,
     }));
   }
 
@@ -133,23 +173,36 @@ export class InviteLifecycleService {
    * Appends turns to a started invite's transcript; with `complete`, the same transaction completes the
    * invite and records the interview in its interviewee's profile.
    */
-  async append(invite: RoomInvite, turns: ConversationTurn[], complete: { summary: CompletionSummary } | null, now = new Date()): Promise<void> {
-    const conversation = [...invite.conversation, ...checkedTurns(turns)];
+  async append(invite: RoomInvite, turns: NewTurn[], complete: { summary: CompletionSummary } | null, now = new Date()): Promise<void> {
+    const added = checkedTurns(turns, now);
+    const conversation = [...invite.conversation, ...added.conversation];
     if (conversation.length > INVITE_LIMITS.turns || Buffer.byteLength(JSON.stringify(conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
       throw new TranscriptFullException();
     }
+    const turnMeta = [...invite.turnMeta, ...added.meta];
     await this.change(invite, 'started', now, async (db) => {
       if (complete) await this.recordProfile(db, { ...invite, conversation }, complete.summary, now);
-      return complete ? { status: 'completed', conversation, completedOn: now } : { conversation };
+      const answerCount = conversation.filter((turn) => turn.role === 'interviewee').length;
+      return complete ? { status: 'completed', conversation, turnMeta, answerCount, completedOn: now } : { conversation, turnMeta, answerCount };
     });
   }
 
-  /** started → completed, the transcript as it is (the interviewee ended early). */
+  /**
+   * started → completed, the transcript as it is (the interviewee ended early). Only an interview with
+   * an answer completes (and counts in a profile); one without is abandoned.
+   */
   async complete(invite: RoomInvite, summary: CompletionSummary, now = new Date()): Promise<void> {
+    if (!hasAnswers(invite.conversation)) throw new InviteStateException(invite.status, 'completed');
     await this.change(invite, 'started', now, async (db) => {
       await this.recordProfile(db, invite, summary, now);
       return { status: 'completed', completedOn: now };
     });
+  }
+
+  /** started → abandoned: ended before any answer; no profile is made or touched, no completed_on. */
+  async abandon(invite: RoomInvite, now = new Date()): Promise<void> {
+    if (hasAnswers(invite.conversation)) throw new InviteStateException(invite.status, 'abandoned');
+    await this.change(invite, 'started', now, () => ({ status: 'abandoned' }));
   }
 
   /** pending | started → expired, when past expires_on; false when another change got there first. */
@@ -229,6 +282,7 @@ export class InviteLifecycleService {
       person: { email: invite.userInfo?.email ?? null, name: invite.userInfo?.name ?? null, occupation: invite.userInfo?.occupation ?? null },
       completedOn: now,
       answers: invite.conversation.filter((t) => t.role === 'interviewee').map((t) => t.content),
+      language: invite.language,
       summary,
     });
   }

@@ -1,13 +1,20 @@
-export const INVITE_STATUSES = ['pending', 'started', 'completed', 'expired'] as const;
+export const INVITE_STATUSES = ['pending', 'started', 'completed', 'abandoned', 'expired'] as const;
 export type InviteStatus = (typeof INVITE_STATUSES)[number];
 
 export const CONVERSATION_ROLES = ['interviewer', 'interviewee', 'system'] as const;
 export type ConversationRole = (typeof CONVERSATION_ROLES)[number];
 
-/** Allowed transitions: pending → started → completed; pending | started → expired. */
+/**
+ * Allowed transitions: pending → started → completed (or abandoned: ended before any answer);
+ * pending | started → expired.
+ */
 export const TRANSITIONS: Record<InviteStatus, readonly InviteStatus[]> = {
   pending: ['started', 'expired'],
-  started: ['completed', 'expired'],
+  started: ['completed', 'abandoned', 'expired'],
   completed: [],
+  abandoned: [],
   expired: [],
 };
+
+/** Statuses in which the room still takes the interviewee's input; past them, a link shows nothing of the interview. */
+export const OPEN_STATUSES: readonly InviteStatus[] = ['pending', 'started'];

@@ -17,6 +17,16 @@ export interface ConversationTurn {
   content: string;
 }
 
+/**
+ * What is kept of each turn beside the transcript (turn_meta, one entry per conversation turn, in
+ * order): when it was stored, and for an interviewer turn the guideline question it asks or follows
+ * up. null where it is not known (turns stored before it was kept) or not a question.
+ */
+export interface TurnMeta {
+  at: string | null;
+  questionIndex: number | null;
+}
+
 @Entity('invites')
 @Index('idx_invites_interview_created', ['interviewID', 'createdAt', 'linkID'])
 @Index('idx_invites_product_created', ['productID', 'createdAt', 'linkID'])
@@ -60,6 +70,21 @@ export class Invite {
 
   @Column({ type: LONG_TEXT, transformer: jsonText })
   conversation: ConversationTurn[];
+
+  /** Null on invites made before turn data was kept and never backfilled (none after the migration). */
+  @Column({ name: 'turn_meta', type: LONG_TEXT, nullable: true, transformer: jsonText })
+  turnMeta: TurnMeta[] | null;
+
+  /** The interviewee turns in the conversation: lists of answers know their size without reading transcripts. */
+  @Column({ name: 'answer_count', type: 'integer', default: 0 })
+  answerCount: number;
+
+  @Column({ name: 'started_on', ...TIMESTAMP, nullable: true })
+  startedOn: Date | null;
+
+  /** The language the interview was held in, fixed when it started; null while pending. */
+  @Column({ type: 'varchar', length: INVITE_LIMITS.language, nullable: true })
+  language: string | null;
 
   @Column({ name: 'updated_at', ...TIMESTAMP })
   updatedAt: Date;

@@ -10,6 +10,8 @@ export const INVITE_LIMITS = {
   turns: 100_000,
   /** The highest MAX_INVITES_PER_REQUEST may be set to (its default is 1,000). */
   perRequestCeiling: 10_000,
+  /** A language tag (`en`, `pt-BR`). */
+  language: 16,
   /** createInvites' expiresInDays, and INVITE_TTL_DAYS. */
   expiresInDaysMax: 365,
 } as const;

@@ -5,7 +5,7 @@ import type { Owned } from '../access/access-rule';
 import { IN_CHUNK } from '../common/limits';
 import { KeysetList, SqlWhere } from '../common/keyset';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, sqlDate } from '../database/column-types';
-import type { ConversationTurn, UserInfo } from './invite.entity';
+import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import type { InviteStatus } from './invite-status';
 
 /** An invite as the SQL reads it: JSON still as text, times as the driver gives them. */
@@ -33,7 +33,11 @@ export interface RoomContext {
   productUserID: string | null;
 }
 
-export interface RoomInviteRow extends InviteRow, RoomContext {}
+export interface RoomInviteRow extends InviteRow, RoomContext {
+  startedOn: Date | string | null;
+  language: string | null;
+  turnMeta: string | null;
+}
 
 /** The row as a change finds it, locked until its transaction ends (MySQL; SQLite has one writer). */
 export interface InviteState {
@@ -53,11 +57,37 @@ export interface InviteEventRow {
   owner: Owned;
 }
 
+/** An invite as its answers are read: with the per-turn data and what the export shows of the person. */
+export interface AnswerSourceRow {
+  linkID: string;
+  createdAt: Date | string;
+  status: InviteStatus;
+  startedOn: Date | string | null;
+  completedOn: Date | string | null;
+  language: string | null;
+  userInfo: string | null;
+  conversation: string;
+  turnMeta: string | null;
+}
+
+/** How many invites of an interview are in each status, how many ever started, and how many answers they hold. */
+export interface InterviewTally {
+  byStatus: Partial<Record<InviteStatus, number>>;
+  started: number;
+  answers: number;
+}
+
 /** What a change writes; absent fields stay as they are. */
 export interface InvitePatch {
   status?: InviteStatus;
   userInfo?: UserInfo;
   conversation?: ConversationTurn[];
+  /** Written with the conversation: one entry per turn. */
+  turnMeta?: TurnMeta[];
+  /** Written with the conversation: its interviewee turns. */
+  answerCount?: number;
+  startedOn?: Date;
+  language?: string;
   completedOn?: Date;
 }
 
@@ -101,6 +131,38 @@ export class InvitesRepository {
     });
   }
 
+  /**
+   * The invites of an interview that hold answers, in the lists' order (creation, then linkID). Invites
+   * without one (pending, abandoned) are left out by answer_count, without reading their transcripts.
+   */
+  answerSources(interviewID: string): KeysetList<AnswerSourceRow> {
+    return new KeysetList<AnswerSourceRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns:
+        'i.link_id AS linkID, i.created_at AS createdAt, i.status AS status, i.started_on AS startedOn, i.completed_on AS completedOn, ' +
+        'i.language AS language, i.user_info AS userInfo, i.conversation AS conversation, i.turn_meta AS turnMeta',
+      from: 'invites i',
+      where: new SqlWhere().and('i.interview_id = ?', interviewID).and('i.answer_count > 0'),
+      keys: { created: 'i.created_at', id: 'i.link_id' },
+      idOf: (r) => r.linkID,
+    });
+  }
+
+  /** The interview's invites counted by status, those ever started, and their answers, as of now. */
+  async tally(interviewID: string): Promise<InterviewTally> {
+    const rows = await this.dataSource.query<{ status: InviteStatus; n: number | string; started: number | string; answers: number | string }[]>(
+      'SELECT status, COUNT(*) AS n, COUNT(started_on) AS started, COALESCE(SUM(answer_count), 0) AS answers FROM invites WHERE interview_id = ? GROUP BY status',
+      [interviewID],
+    );
+    const tally: InterviewTally = { byStatus: {}, started: 0, answers: 0 };
+    for (const r of rows) {
+      tally.byStatus[r.status] = Number(r.n);
+      tally.started += Number(r.started);
+      tally.answers += Number(r.answers);
+    }
+    return tally;
+  }
+
   /** New pending invites, in one transaction (all or none). The constant columns are inlined. */
   async insertPending(
     target: { interviewID: string; productID: string; orgID: string | null },
@@ -116,8 +178,8 @@ export class InvitesRepository {
         const params: (string | null)[] = [];
         for (const linkID of chunk) params.push(linkID, target.interviewID, target.productID, target.orgID, at, at, expires);
         await db.query(
-          'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation) VALUES ' +
-            new Array<string>(chunk.length).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]')").join(', '),
+          'INSERT INTO invites (link_id, interview_id, product_id, org_id, created_at, updated_at, expires_on, user_info, status, completed_on, conversation, turn_meta) VALUES ' +
+            new Array<string>(chunk.length).fill("(?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, '[]', '[]')").join(', '),
           params,
         );
       }
@@ -132,6 +194,7 @@ export class InvitesRepository {
   async findForRoom(linkID: string): Promise<RoomInviteRow | undefined> {
     const [row] = await this.dataSource.query<RoomInviteRow[]>(
       `SELECT ${COLUMNS},
+        i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
         iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
         p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
         FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
@@ -151,6 +214,10 @@ export class InvitesRepository {
     if (patch.status !== undefined) columns.push(['status', patch.status]);
     if (patch.userInfo !== undefined) columns.push(['user_info', JSON.stringify(patch.userInfo)]);
     if (patch.conversation !== undefined) columns.push(['conversation', JSON.stringify(patch.conversation)]);
+    if (patch.turnMeta !== undefined) columns.push(['turn_meta', JSON.stringify(patch.turnMeta)]);
+    if (patch.answerCount !== undefined) columns.push(['answer_count', patch.answerCount]);
+    if (patch.startedOn !== undefined) columns.push(['started_on', sqlDate(patch.startedOn)]);
+    if (patch.language !== undefined) columns.push(['language', patch.language]);
     if (patch.completedOn !== undefined) columns.push(['completed_on', sqlDate(patch.completedOn)]);
     await db.query(`UPDATE invites SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE link_id = ?`, [...columns.map(([, v]) => v), linkID]);
   }

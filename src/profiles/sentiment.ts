@@ -10,6 +10,15 @@ export function sentimentOf(text: string): number {
   return SentimentIntensityAnalyzer.polarity_scores(text).compound;
 }
 
+/**
+ * The answer's score when it can be scored: VADER reads English only, so an answer given in an
+ * interview held in another language is not scored (null), rather than counted as a neutral 0.
+ * `language` is the invite's (null: an interview from before languages were recorded, held in English).
+ */
+export function answerSentiment(text: string, language: string | null): number | null {
+  return language === null || language === 'en' || language.startsWith('en-') ? sentimentOf(text) : null;
+}
+
 /** Folds new scores into a mean over `count` earlier ones: the mean over all of them. */
 export function foldMean(mean: number | null, count: number, scores: readonly number[]): { mean: number | null; count: number } {
   const total = count + scores.length;

@@ -1,4 +1,5 @@
 import type { ConversationTurn } from '../invites/invite.entity';
+import type { InviteStatus } from '../invites/invite-status';
 import type { SessionDto } from './dto/session.dto';
 import { ROOM_LIMITS } from './room.limits';
 
@@ -139,6 +140,13 @@ function completed(session: SessionDto): string {
 </section>`;
 }
 
+function abandoned(session: SessionDto): string {
+  return `<section class="card card--done" role="status">
+  <h2>The interview has ended</h2>
+  <p>You ended the interview before answering a question, so no answers were sent to the team behind ${escapeHtml(session.productName)}. You can close this page.</p>
+</section>`;
+}
+
 function expired(session: SessionDto): string {
   return `<section class="card card--expired" role="status">
   <h2>This link has expired</h2>
@@ -148,10 +156,11 @@ function expired(session: SessionDto): string {
 
 /** The page of a link, in the state of its invite. */
 export function renderRoom(session: SessionDto): string {
-  const content =
-    session.status === 'pending' ? pending(session) : session.status === 'started' ? started(session) : session.status === 'completed' ? completed(session) : expired(session);
+  const STATES: Record<InviteStatus, (session: SessionDto) => string> = { pending, started, completed, abandoned, expired };
+  const content = STATES[session.status](session);
   // The finished states as templates, for room.js to show without a reload.
   const templates = `<template id="completed-template">${completed(session)}</template>
+<template id="abandoned-template">${abandoned(session)}</template>
 <template id="expired-template">${expired(session)}</template>`;
   return layout(
     `${session.interviewName} · ${session.productName}`,

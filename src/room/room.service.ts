@@ -2,13 +2,16 @@ import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
 import { InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
 import { InterviewersService } from '../interviewers/interviewers.service';
-import { InviteLifecycleService, RoomInvite } from '../invites/invite-lifecycle.service';
-import type { ConversationTurn } from '../invites/invite.entity';
+import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
+import { OPEN_STATUSES } from '../invites/invite-status';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException } from '../invites/invites.errors';
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ReplyResultDto, SessionDto } from './dto/session.dto';
 import { RoomNotFoundException } from './room.errors';
 import { RoomConfig } from './room.config';
+
+/** The language of the room's own texts (until it speaks others). */
+const ROOM_LANGUAGE = 'en';
 
 /** A change that raced another one on the same invite (another process) is composed again this often. */
 const ATTEMPTS = 3;
@@ -40,33 +43,41 @@ export class RoomService {
       const now = new Date();
       const userInfo = { email: dto.email, name: dto.name, occupation: dto.occupation ?? null };
       // What was agreed to, and when, is the transcript's first turn: the team can show it.
-      const consent: ConversationTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.consentText}` };
+      const consent: NewTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.consentText}`, questionIndex: null };
       const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name), [consent]);
-      const turns: ConversationTurn[] = [consent, { role: 'interviewer', content: opening.message }];
-      await this.lifecycle.start(invite, userInfo, turns, now);
-      return this.toSession({ ...invite, status: 'started', userInfo, conversation: turns });
+      const turns: NewTurn[] = [consent, { role: 'interviewer', content: opening.message, questionIndex: opening.questionIndex }];
+      // The room speaks English; the interview's language is recorded with the invite from its start.
+      await this.lifecycle.start(invite, userInfo, turns, ROOM_LANGUAGE, now);
+      return this.toSession({ ...invite, status: 'started', conversation: turns.map(({ role, content }) => ({ role, content })) });
     });
   }
 
   async reply(linkID: string, dto: ReplyDto): Promise<ReplyResultDto> {
     return this.serialized(linkID, async () => {
       const invite = await this.readFor(linkID, 'started');
-      const answer: ConversationTurn = { role: 'interviewee', content: dto.content };
+      const answer = { role: 'interviewee' as const, content: dto.content };
       const agent = this.agentOf(invite);
       const brief = this.brief(invite, invite.userInfo?.name ?? null);
       const transcript = [...invite.conversation, answer];
       const next = await agent.next(brief, transcript);
-      const question: ConversationTurn = { role: 'interviewer', content: next.message };
+      const question = { role: 'interviewer' as const, content: next.message };
       const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
-      await this.lifecycle.append(invite, [answer, question], next.done ? { summary } : null);
+      await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null);
       return { status: next.done ? 'completed' : 'started', turns: [answer, question] };
     });
   }
 
-  /** The interviewee ends the interview early; the transcript stays as it is. */
+  /**
+   * The interviewee ends the interview early; the transcript stays as it is. With an answer it is
+   * completed; before any, abandoned (no profile is made or touched).
+   */
   async end(linkID: string): Promise<SessionDto> {
     return this.serialized(linkID, async () => {
       const invite = await this.readFor(linkID, 'started');
+      if (!hasAnswers(invite.conversation)) {
+        await this.lifecycle.abandon(invite);
+        return this.toSession({ ...invite, status: 'abandoned' });
+      }
       const summary = await this.agentOf(invite).summarize(this.brief(invite, invite.userInfo?.name ?? null), invite.conversation);
       await this.lifecycle.complete(invite, summary);
       return this.toSession({ ...invite, status: 'completed' });
@@ -82,14 +93,15 @@ export class RoomService {
     }
   }
 
-  toSession(invite: RoomInvite): SessionDto {
+  /** What the link shows; once the interview is over, nothing of it (a link that leaks later). */
+  toSession(invite: Pick<RoomInvite, 'status' | 'interviewName' | 'productName' | 'productImage' | 'conversation' | 'expiresAt'>): SessionDto {
     return {
       status: invite.status,
       interviewName: invite.interviewName,
       productName: invite.productName,
       productImage: invite.productImage,
       consentText: this.config.consentText,
-      conversation: invite.conversation,
+      conversation: OPEN_STATUSES.includes(invite.status) ? invite.conversation : [],
       expires_on: invite.expiresAt.toISOString(),
     };
   }

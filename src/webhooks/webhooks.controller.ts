@@ -7,6 +7,7 @@ import { Paginated } from '../common/paginated';
 import { CreateWebhookDto, DeleteWebhookDto, GetWebhookQueryDto, ListDeliveriesQueryDto, ListWebhooksQueryDto, RedeliverDto } from './dto/webhook-input.dto';
 import { DeliveryDto, RedeliveryDto, WebhookCreatedDto, WebhookDeletedDto, WebhookDto } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { WEBHOOK_EVENTS } from './webhooks.limits';
 
 const EXAMPLE_WEBHOOK = '019a9b10-2c3d-7e4f-8a5b-6c7d8e9f0a1b';
 const NOT_FOUND = errorCase(404, `webhook "${EXAMPLE_WEBHOOK}" not found`);
@@ -22,7 +23,7 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Register a webhook endpoint',
     description:
-      'The endpoint receives the events (invite.started, invite.completed, invite.expired, profile.created, profile.updated) of the records its owner ' +
+      `The endpoint receives the events (${WEBHOOK_EVENTS.join(', ')}) of the records its owner ` +
       '(orgID and/or userID) can see, as a token with that orgID/userID would, signed per Standard Webhooks. The answer carries the signing secret, ' +
       'shown only this once. A scoped token may only register endpoints it can see (its own orgID or userID), else 403. The url must be https and ' +
       'its host must resolve only to public addresses (not loopback, private, link-local, unique-local or cloud metadata), else 400.',

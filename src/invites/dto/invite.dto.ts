@@ -56,7 +56,7 @@ export class InviteDto {
   @ApiProperty({
     enum: INVITE_STATUSES,
     example: 'pending',
-    description: 'pending (link made) → started → completed; pending or started → expired. No other transition.',
+    description: 'pending (link made) → started → completed, or abandoned (ended before any answer); pending or started → expired. No other transition.',
   })
   status: InviteStatus;
 

@@ -40,6 +40,7 @@
     if (reply.status === 409) {
       if (/expired/.test(message)) return { expired: true, text: 'This link has expired, so your last answer was not sent.' };
       if (/is completed/.test(message)) return { completed: true, text: 'This interview is already complete.' };
+      if (/is abandoned/.test(message)) return { completed: true, state: 'abandoned', text: 'This interview has ended.' };
       if (/is started/.test(message)) return { started: true, text: 'This interview has already started.' };
       if (/being handled/.test(message)) return { text: 'Your previous answer is still being handled. Please send this one again in a moment.' };
       if (/transcript is full/.test(message)) return { text: 'This interview has reached its length limit, so no more answers can be added. Please press End interview.' };
@@ -186,7 +187,7 @@
           var why = explain(reply);
           if (why.started) return window.location.reload();
           if (why.expired) return finish('expired');
-          if (why.completed) return finish('completed');
+          if (why.completed) return finish(why.state || 'completed');
           failed(why.text, why.field && why.field[1]);
         })
         .catch(function (error) {
@@ -284,7 +285,7 @@
           var why = explain(reply);
           if (why.expired || why.completed) {
             mine.remove();
-            return finish(why.expired ? 'expired' : 'completed', 'Your last answer was not sent.');
+            return finish(why.expired ? 'expired' : why.state || 'completed', 'Your last answer was not sent.');
           }
           failed(why.text);
         })
@@ -301,10 +302,11 @@
       setBusy(true);
       post('end')
         .then(function (reply) {
-          if (reply.status === 200) return finish('completed');
+          // Ended before any answer, the interview is abandoned rather than completed.
+          if (reply.status === 200) return finish(reply.body.result.status === 'abandoned' ? 'abandoned' : 'completed');
           var why = explain(reply);
           if (why.expired) return finish('expired');
-          if (why.completed) return finish('completed');
+          if (why.completed) return finish(why.state || 'completed');
           setBusy(false);
           showError(why.text);
           answer.focus();

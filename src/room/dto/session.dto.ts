@@ -8,7 +8,7 @@ import { PRODUCT_LIMITS } from '../../products/product.limits';
 
 /** What the interviewee's page (or a team's own front end) knows of an interview: nothing of the team. */
 export class SessionDto {
-  @ApiProperty({ enum: INVITE_STATUSES, example: 'started', description: 'pending: show the consent and the form; started: the conversation; completed or expired: nothing more to do.' })
+  @ApiProperty({ enum: INVITE_STATUSES, example: 'started', description: 'pending: show the consent and the form; started: the conversation; completed, abandoned or expired: nothing more to do.' })
   status: InviteStatus;
 
   @ApiProperty({ maxLength: INTERVIEW_LIMITS.name, example: 'Onboarding friction, Q4' })
@@ -23,7 +23,7 @@ export class SessionDto {
   @ApiProperty({ maxLength: 2000, description: 'What the interviewee agrees to by starting (CONSENT_TEXT).' })
   consentText: string;
 
-  @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'The transcript so far, oldest first; the first turn of a started interview records the consent.' })
+  @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'The transcript so far, oldest first; the first turn of a started interview records the consent. Empty once the interview is over (completed, abandoned, expired): a link that leaks later shows nothing of it.' })
   conversation: ConversationTurnDto[];
 
   @ApiProperty({ format: 'date-time', maxLength: 30, example: '2026-12-21T12:04:05.123Z', description: 'When the link stops working.' })

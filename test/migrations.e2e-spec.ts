@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/app-config';
+import { ENGINE } from '../src/config/engine';
+import { sqlDate } from '../src/database/column-types';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { migrations } from '../src/database/migrations';
+import { Insights1764000000000 } from '../src/database/migrations/1764000000000-insights';
+
+/**
+ * Migrations run on databases that hold data: each is tried on a fresh database of the run's engine
+ * migrated to just before it, with rows as the service wrote them then.
+ */
+describe(`Migrations on existing data (${ENGINE})`, () => {
+  let url: string;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    if (ENGINE === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'irs-migrations-'));
+      url = `sqlite:${join(dir, 'm.sqlite')}`;
+      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+      return;
+    }
+    const server = new URL(process.env.DATABASE_URL!.replace(/^mariadb:/i, 'mysql:'));
+    const database = `irs_migrations_${process.pid}_${Date.now()}`;
+    const admin = await createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+    await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    server.pathname = `/${database}`;
+    url = server.toString();
+    cleanup = async () => {
+      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+      await admin.end();
+    };
+  });
+
+  afterAll(() => cleanup());
+
+  /** A DataSource on the test database with the migrations up to (not including) `before`. */
+  async function migratedUpTo(before: (typeof migrations)[number]): Promise<DataSource> {
+    const options = buildDataSourceOptions({ ...loadConfig({ ...process.env, DATABASE_URL: url }), migrationsRun: false });
+    const db = new DataSource({ ...options, migrations: migrations.slice(0, migrations.indexOf(before)) });
+    await db.initialize();
+    await db.runMigrations();
+    return db;
+  }
+
+  it('Insights: invites keep their start, language, answer count and what is known of each turn', async () => {
+    const db = await migratedUpTo(Insights1764000000000);
+    const now = sqlDate(new Date('2026-11-20T10:05:00.000Z'));
+    const expires = sqlDate(new Date('2026-12-20T10:00:00.000Z'));
+    await db.query("INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES ('p1', 'Acme', 'org', ?, ?)", [now, now]);
+    await db.query("INSERT INTO interviews (id, product_id, name, interviewer, created_at, updated_at) VALUES ('i1', 'p1', 'Study', 'default', ?, ?)", [now, now]);
+    const consent = { role: 'system', content: 'Consent given 2026-11-20T10:00:00.000Z: recorded.' };
+    const started = [consent, { role: 'interviewer', content: 'Q0?' }, { role: 'interviewee', content: 'A0' }, { role: 'interviewer', content: 'Q1?' }];
+    const completed = [...started, { role: 'interviewee', content: 'A1' }, { role: 'interviewer', content: 'Bye.' }];
+    const insert = (linkID: string, status: string, conversation: unknown[]) =>
+      db.query(
+        'INSERT INTO invites (link_id, interview_id, product_id, org_id, user_info, status, created_at, updated_at, completed_on, expires_on, conversation) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?)',
+        [linkID, 'i1', 'p1', 'org', status, now, now, expires, JSON.stringify(conversation)],
+      );
+    await insert('pending-link', 'pending', []);
+    await insert('started-link', 'started', started);
+    await insert('completed-link', 'completed', completed);
+
+    await new Insights1764000000000().up(db.createQueryRunner());
+    const rows = (await db.query('SELECT link_id AS linkID, started_on AS startedOn, language, answer_count AS answers, turn_meta AS meta FROM invites ORDER BY link_id')) as {
+      linkID: string;
+      startedOn: Date | string | null;
+      language: string | null;
+      answers: number | string;
+      meta: string;
+    }[];
+    const read = Object.fromEntries(rows.map((r) => [r.linkID, { ...r, answers: Number(r.answers), meta: JSON.parse(r.meta), startedOn: r.startedOn === null ? null : new Date(r.startedOn instanceof Date ? r.startedOn : `${r.startedOn.replace(' ', 'T')}Z`).toISOString() }]));
+    const start = '2026-11-20T10:00:00.000Z';
+    const last = '2026-11-20T10:05:00.000Z';
+    expect(read['pending-link']).toMatchObject({ startedOn: null, language: null, answers: 0, meta: [] });
+    expect(read['started-link']).toMatchObject({
+      startedOn: start,
+      language: 'en',
+      answers: 1,
+      // The consent and the opening at the start; the last answer and question at the last change.
+      meta: [start, start, last, last].map((at) => ({ at, questionIndex: null })),
+    });
+    expect(read['completed-link']).toMatchObject({
+      startedOn: start,
+      answers: 2,
+      meta: [start, start, null, null, null, null].map((at) => ({ at, questionIndex: null })),
+    });
+    await db.destroy();
+  });
+});
