@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } 
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import helmet from 'helmet';
+import { AnswersModule } from './answers/answers.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
@@ -39,6 +40,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     HealthModule,
     ProductsModule,
     InterviewsModule,
+    AnswersModule,
     InterviewersModule,
     InvitesModule,
     ProfilesModule,

@@ -45,6 +45,9 @@ const getRoutes: [string, string][] = [
   ['/v1/webhooks/getOne', 'webhookID'],
   ['/v1/webhooks/getList', 'orgID'],
   ['/v1/webhooks/getDeliveries', 'webhookID'],
+  ['/v1/interviews/getQuestions', 'interviewID'],
+  ['/v1/interviews/getAnswers', 'interviewID'],
+  ['/v1/interviews/exportAnswers', 'interviewID'],
 ];
 
 function cases(ids: { productID: string; interviewID: string }): Case[] {
@@ -119,6 +122,15 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
   for (const count of ['0', '-5', '1.5', '1e3', '0x10', 'Infinity', 'NaN', '99999999999999999999', ' 1', '']) {
     out.push({ name: `${ci}: count=${JSON.stringify(count)}`, method: 'GET', path: `${ci}?interviewID=${ids.interviewID}&count=${encodeURIComponent(count)}`, expect: [400] });
   }
+  const answers = '/v1/interviews/getAnswers';
+  for (const index of ['-1', '1.5', 'abc', '1e3', '99999999999']) {
+    out.push({ name: `${answers}: questionIndex=${index}`, method: 'GET', path: `${answers}?interviewID=${ids.interviewID}&questionIndex=${index}`, expect: [400] });
+  }
+  const exportPath = '/v1/interviews/exportAnswers';
+  for (const format of ['xlsx', 'CSV', '', 'csv,jsonl']) {
+    out.push({ name: `${exportPath}: format=${format}`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&format=${encodeURIComponent(format)}`, expect: [400] });
+  }
+  out.push({ name: `${exportPath}: repeated format`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&format=csv&format=jsonl`, expect: [400] });
   return out;
 }
 

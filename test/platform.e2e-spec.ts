@@ -143,6 +143,7 @@ describe('Authentication, envelope and platform routes', () => {
     });
 
     it('documents every route with parameters, result and error schemas, and bearer auth', async () => {
+      const DOWNLOADS = ['/v1/interviews/exportAnswers'];
       const res = await t.http.get('/docs-json');
       expect(res.status).toBe(200);
       const doc = res.body;
@@ -157,6 +158,9 @@ describe('Authentication, envelope and platform routes', () => {
           '/v1/interviews/updateOne',
           '/v1/interviews/getOne',
           '/v1/interviews/getList',
+          '/v1/interviews/getQuestions',
+          '/v1/interviews/getAnswers',
+          '/v1/interviews/exportAnswers',
           '/v1/invites/createInvites',
           '/v1/invites/getOne',
           '/v1/invites/getList',
@@ -178,7 +182,12 @@ describe('Authentication, envelope and platform routes', () => {
           const where = `${method.toUpperCase()} ${path}`;
           const success = method === 'post' && path.endsWith('/addOne') ? '201' : '200';
           expect({ where, success: Object.keys(op.responses).includes(success) }).toEqual({ where, success: true });
-          expect({ where, result: op.responses[success].content['application/json'].schema.properties.result !== undefined }).toEqual({ where, result: true });
+          // A download is the file itself; every other success is {result}.
+          const expected = DOWNLOADS.includes(path) ? ['text/csv', 'application/x-ndjson'] : ['application/json'];
+          expect({ where, types: Object.keys(op.responses[success].content) }).toEqual({ where, types: expected });
+          if (!DOWNLOADS.includes(path)) {
+            expect({ where, result: op.responses[success].content['application/json'].schema.properties.result !== undefined }).toEqual({ where, result: true });
+          }
           for (const status of ['400', '401', '429', '503']) {
             expect({ where, status, ref: op.responses[status]?.content['application/json'].schema.$ref }).toEqual({
               where,

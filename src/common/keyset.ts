@@ -76,15 +76,18 @@ export interface KeysetQuery<R> {
 export class KeysetList<R extends KeysetRow> {
   constructor(private readonly q: KeysetQuery<R>) {}
 
-  /** Up to `limit` rows after `cursor`, and the cursor of the next page when more remain. */
-  async page(limit: number, cursor?: string): Promise<{ rows: R[]; next?: string }> {
+  /**
+   * Up to `limit` rows after `cursor` (from it, with `fromCursor`: a list of finer things than rows
+   * resumes inside the row it stopped in), and the cursor of the next page when more remain.
+   */
+  async page(limit: number, cursor?: string, fromCursor = false): Promise<{ rows: R[]; next?: string }> {
     const { columns, from, where, keys } = this.q;
     const params = [...where.params];
     let sql = `SELECT ${columns} FROM ${from}${where}`;
     if (cursor !== undefined) {
       const c = decodeCursor(cursor);
       const at = sqlDate(c.createdAt);
-      sql += `${where.toString() ? ' AND' : ' WHERE'} (${keys.created} > ? OR (${keys.created} = ? AND ${keys.id} > ?))`;
+      sql += `${where.toString() ? ' AND' : ' WHERE'} (${keys.created} > ? OR (${keys.created} = ? AND ${keys.id} ${fromCursor ? '>=' : '>'} ?))`;
       params.push(at, at, c.id);
     }
     // The limit is a validated whole number, inlined rather than bound (MySQL wants LIMIT as an integer).

@@ -211,14 +211,14 @@ export function OptionalId(description: string, max: number = COMMON_LIMITS.idIn
   );
 }
 
-/** An optional whole number from the query string, 1 to `maximum` (no example: see OptionalId). */
-export function OptionalQueryInt(description: string, maximum: number): PropertyDecorator {
+/** An optional whole number from the query string, `minimum` (1 unless said) to `maximum` (no example: see OptionalId). */
+export function OptionalQueryInt(description: string, maximum: number, minimum = 1): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', format: 'int32', description, minimum: 1, maximum }),
+    ApiPropertyOptional({ type: 'integer', format: 'int32', description, minimum, maximum }),
     Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)),
     IsOptional(),
-    Min(1, { message: `$property must be from 1 to ${maximum}` }),
-    Max(maximum, { message: `$property must be from 1 to ${maximum}` }),
+    Min(minimum, { message: `$property must be from ${minimum} to ${maximum}` }),
+    Max(maximum, { message: `$property must be from ${minimum} to ${maximum}` }),
     // Listed last because class-validator runs decorators bottom-up and stops at the first error.
     IsInt({ message: '$property must be a whole number' }),
   );

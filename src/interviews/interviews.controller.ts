@@ -8,8 +8,9 @@ import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.s
 import { Paginated } from '../common/paginated';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
-import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto } from './dto/interview.dto';
+import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto, QuestionDto } from './dto/interview.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
+import { INTERVIEW_LIMITS } from './interview.limits';
 import { InterviewsService } from './interviews.service';
 
 const NOT_FOUND = errorCase(404, 'interview "019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90" not found');
@@ -74,6 +75,20 @@ export class InterviewsController {
   @ApiErrors(400, NOT_FOUND)
   getOne(@Query() query: GetInterviewQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.interviews.getOne(query.interviewID, principal);
+  }
+
+  @Get('getQuestions')
+  @ApiOperation({
+    summary: "Return the questions the interviewer asks",
+    description:
+      'The questions the built-in interviewer asks, 0-based: the lines of the guidelines that end with a question mark (?, ？ or ؟), their list markers ' +
+      'stripped, or its general set about the product when the guidelines hold none. Answers (getAnswers) and reports refer to questions by this index, ' +
+      'so a team can check its guidelines before sending links. 404 when unknown or its product is not visible.',
+  })
+  @ApiResult(QuestionDto, { isArray: true, maxItems: INTERVIEW_LIMITS.guidelines, description: 'The questions, in the order they are asked' })
+  @ApiErrors(400, NOT_FOUND)
+  async getQuestions(@Query() query: GetInterviewQueryDto, @CurrentPrincipal() principal: Principal) {
+    return (await this.interviews.questionsFor(principal, query.interviewID)).questions;
   }
 
   @Get('getList')

@@ -5,10 +5,11 @@ import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { uuidv7 } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
+import { interviewQuestions } from '../interviewers/default-interviewer';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { ProductsService } from '../products/products.service';
 import { CreateInterviewDto } from './dto/create-interview.dto';
-import { InterviewDto } from './dto/interview.dto';
+import { InterviewDto, QuestionDto } from './dto/interview.dto';
 import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { InterviewHasInvitesException, InterviewNotFoundException } from './interviews.errors';
@@ -79,6 +80,17 @@ export class InterviewsService {
       await this.interviews.update(interview.interviewID, changes, new Date(), db);
     });
     return { interviewID: dto.interviewID, status: 'updated' };
+  }
+
+  /**
+   * The interview (when the caller may see it) and the questions the built-in interviewer asks in it
+   * (interviewQuestions): what turns' question indexes, answers and reports refer to.
+   */
+  async questionsFor(principal: Principal, interviewID: string): Promise<{ interview: InterviewRow; owner: OwnedInterview['owner']; productName: string; questions: QuestionDto[] }> {
+    const { interview, owner } = await this.requireVisible(principal, interviewID);
+    const product = await this.products.requireVisible(principal, interview.productID);
+    const questions = interviewQuestions(interview.guidelines, product.name).map((question, questionIndex) => ({ questionIndex, question }));
+    return { interview, owner, productName: product.name, questions };
   }
 
   async getOne(interviewID: string, principal: Principal): Promise<InterviewDto> {

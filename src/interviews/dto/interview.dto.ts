@@ -31,3 +31,12 @@ export class InterviewUpdatedDto extends InterviewIdResultDto {
   @ApiProperty({ example: 'updated', enum: ['updated'] })
   status: 'updated';
 }
+
+/** A question the built-in interviewer asks: the guidelines' questions, or its general set when they hold none. */
+export class QuestionDto {
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INTERVIEW_LIMITS.guidelines, example: 1, description: '0-based; answers and reports refer to questions by it.' })
+  questionIndex: number;
+
+  @ApiProperty({ maxLength: INTERVIEW_LIMITS.guidelines, example: 'What almost made you give up?', description: 'As the interviewer asks it: the guideline line without its list markers.' })
+  question: string;
+}

@@ -1,0 +1,87 @@
+import { AnswerSource, answersOf } from './answer-rows';
+
+const QUESTIONS = ['How did you find us?', 'What would you change?'];
+
+function source(turns: [role: string, content: string, questionIndex?: number | null][], overrides: Partial<AnswerSource> = {}): AnswerSource {
+  return {
+    linkID: 'link-1',
+    createdAt: new Date('2026-11-01T00:00:00.000Z'),
+    status: 'completed',
+    startedOn: new Date('2026-11-01T10:00:00.000Z'),
+    completedOn: new Date('2026-11-01T10:20:00.000Z'),
+    language: 'en',
+    userInfo: { name: 'Ada Lovelace', email: 'ada@example.com', occupation: null },
+    conversation: turns.map(([role, content]) => ({ role: role as 'interviewer', content })),
+    turnMeta: turns.map(([, , questionIndex], i) => ({ at: `2026-11-01T10:0${i}:00.000Z`, questionIndex: questionIndex ?? null })),
+    ...overrides,
+  };
+}
+
+const brief = (rows: ReturnType<typeof answersOf>) => rows.map((r) => [r.turnIndex, r.questionIndex, r.question, r.followUp]);
+
+describe(answersOf.name, () => {
+  it('attributes each answer to the interviewer turn before it; a turn following up the same question makes a follow-up', () => {
+    const rows = answersOf(
+      source([
+        ['system', 'Consent given …'],
+        ['interviewer', 'Hello! How did you find us?', 0],
+        ['interviewee', 'Friends.'],
+        ['interviewer', 'Could you tell me more?', 0],
+        ['interviewee', 'A friend at work showed it to me last year.'],
+        ['interviewer', 'And what was the first thing you tried?', 0],
+        ['interviewee', 'The import.'],
+        ['interviewer', 'What would you change?', 1],
+        ['interviewee', 'Faster search, please, it is slow.'],
+        ['interviewer', 'Anything else?', null],
+        ['interviewee', 'No.'],
+      ]),
+      QUESTIONS,
+    );
+    expect(brief(rows)).toEqual([
+      [2, 0, 'How did you find us?', false],
+      [4, 0, 'How did you find us?', true],
+      [6, 0, 'How did you find us?', true],
+      [8, 1, 'What would you change?', false],
+      [10, null, null, false],
+    ]);
+    expect(rows[0]).toMatchObject({ answer: 'Friends.', words: 1, at: '2026-11-01T10:02:00.000Z', language: 'en', status: 'completed', name: 'Ada Lovelace' });
+  });
+
+  it('leaves what is not known unknown: transcripts stored before turn data was kept', () => {
+    const rows = answersOf(
+      source(
+        [
+          ['interviewer', 'Hello! How did you find us?'],
+          ['interviewee', 'Friends told me about it at a conference.'],
+        ],
+        { turnMeta: [], language: null },
+      ),
+      QUESTIONS,
+    );
+    expect(rows).toEqual([expect.objectContaining({ questionIndex: null, question: null, followUp: false, at: null, language: 'en', sentiment: expect.any(Number) })]);
+  });
+
+  it('keeps an index past the questions (guidelines edited since) without a question text', () => {
+    const rows = answersOf(source([['interviewer', 'Old question?', 5], ['interviewee', 'An answer to it.']]), QUESTIONS);
+    expect(brief(rows)).toEqual([[1, 5, null, false]]);
+  });
+
+  it('does not score answers of interviews in a language VADER does not read', () => {
+    const rows = answersOf(source([['interviewer', '¿Qué cambiarías?', 1], ['interviewee', 'Nada, me encanta.']], { language: 'es' }), QUESTIONS);
+    expect(rows[0]).toMatchObject({ sentiment: null, language: 'es' });
+  });
+
+  it('starts from a turn when asked (a page that resumes inside an invite)', () => {
+    const rows = answersOf(
+      source([
+        ['interviewer', 'Q0', 0],
+        ['interviewee', 'first answer here'],
+        ['interviewer', 'Q1', 1],
+        ['interviewee', 'second answer here'],
+      ]),
+      QUESTIONS,
+      2,
+    );
+    expect(brief(rows)).toEqual([[3, 1, 'What would you change?', false]]);
+  });
+});

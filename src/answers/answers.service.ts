@@ -1,0 +1,153 @@
+import { BadRequestException, Injectable, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import type { Principal } from '../auth/principal';
+import { KeysetList, ListAnswer, encodeCursor } from '../common/keyset';
+import { LIST_MAX_ROWS } from '../common/limits';
+import { rawDate } from '../database/column-types';
+import { InterviewsService } from '../interviews/interviews.service';
+import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
+import { AnswerSourceRow, InvitesRepository } from '../invites/invites.repository';
+import { AnswerRow, AnswerSource, ExportRow, answerRowOf, answersOf } from './answer-rows';
+import { decodeAnswerCursor, encodeAnswerCursor } from './answer-cursor';
+import { exportBody, exportFileName } from './answers-export';
+import { ExportAnswersQueryDto, GetAnswersQueryDto } from './dto/answer-queries.dto';
+
+/** Invites per query: each carries its transcript. */
+const INVITES_PER_QUERY = 200;
+
+function sourceOf(r: AnswerSourceRow): AnswerSource {
+  const conversation = JSON.parse(r.conversation) as ConversationTurn[];
+  return {
+    linkID: r.linkID,
+    createdAt: rawDate(r.createdAt),
+    status: r.status,
+    startedOn: r.startedOn === null ? null : rawDate(r.startedOn),
+    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
+    language: r.language,
+    userInfo: r.userInfo === null ? null : (JSON.parse(r.userInfo) as UserInfo),
+    conversation,
+    turnMeta: r.turnMeta === null ? [] : (JSON.parse(r.turnMeta) as TurnMeta[]),
+  };
+}
+
+/** Where a read of answers starts: inside an invite (from a turn on), or at the first. */
+interface Start {
+  cursor: string;
+  linkID: string;
+  fromTurn: number;
+}
+
+/**
+ * An interview's answers, read from its invites' transcripts a batch of invites at a time, in the
+ * lists' order (invite creation, then linkID) and transcript order within an invite. A batch of
+ * invites yields its answers as one chunk: memory holds a batch, whatever the interview's size.
+ */
+export async function* answerChunks(
+  list: KeysetList<AnswerSourceRow>,
+  questions: readonly string[],
+  options: { start?: Start; questionIndex?: number; invitesPerQuery?: number } = {},
+): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {
+  const perQuery = options.invitesPerQuery ?? INVITES_PER_QUERY;
+  let cursor = options.start?.cursor;
+  let fromCursor = options.start !== undefined;
+  for (;;) {
+    const page = await list.page(perQuery, cursor, fromCursor);
+    const sources = page.rows.map(sourceOf);
+    const rows: ExportRow[] = [];
+    for (const source of sources) {
+      const from = options.start && source.linkID === options.start.linkID ? options.start.fromTurn : 0;
+      for (const row of answersOf(source, questions, from)) {
+        if (options.questionIndex === undefined || row.questionIndex === options.questionIndex) rows.push(row);
+      }
+    }
+    yield { rows, sources };
+    if (page.next === undefined) return;
+    cursor = page.next;
+    fromCursor = false;
+  }
+}
+
+@Injectable()
+export class AnswersService {
+  constructor(
+    private readonly interviews: InterviewsService,
+    private readonly invites: InvitesRepository,
+  ) {}
+
+  /**
+   * getAnswers. With `limit`: that many answers and the next page's cursor. Without: every answer,
+   * written as it is read when more than a batch of invites holds them, at most LIST_MAX_ROWS (400
+   * beyond, asking to page: counted from the invites' answer counts before the first byte).
+   */
+  async list(query: GetAnswersQueryDto, principal: Principal): Promise<ListAnswer<AnswerRow>> {
+    const { interview, questions } = await this.interviews.questionsFor(principal, query.interviewID);
+    const list = this.invites.answerSources(interview.interviewID);
+    const texts = questions.map((q) => q.question);
+    const start = query.cursor === undefined ? undefined : this.startOf(query.cursor);
+    const chunks = answerChunks(list, texts, { start, questionIndex: query.questionIndex });
+
+    if (query.limit !== undefined) {
+      const items: AnswerRow[] = [];
+      let lastCreatedAt: Date | undefined;
+      for await (const { rows, sources } of chunks) {
+        const createdAt = new Map(sources.map((source) => [source.linkID, source.createdAt]));
+        for (const row of rows) {
+          if (items.length === query.limit) {
+            // One more answer exists: the page ends, and the next starts after its last answer.
+            await chunks.return(undefined);
+            return { items, next: encodeAnswerCursor(lastCreatedAt!, items[items.length - 1]) };
+          }
+          items.push(answerRowOf(row));
+          lastCreatedAt = createdAt.get(row.linkID);
+        }
+      }
+      return { items };
+    }
+
+    const first = await chunks.next();
+    const firstRows = first.done ? [] : first.value.rows.map(answerRowOf);
+    const peek = first.done ? first : await chunks.next();
+    if (peek.done) return { items: firstRows };
+    if ((await this.invites.tally(interview.interviewID)).answers > LIST_MAX_ROWS) {
+      await chunks.return(undefined);
+      throw new BadRequestException(`this interview has more than ${LIST_MAX_ROWS} answers: page them with limit and cursor`);
+    }
+    const second = peek.value.rows.map(answerRowOf);
+    async function* body(): AsyncGenerator<string> {
+      let sent = 0;
+      const write = (rows: AnswerRow[]) => {
+        const text = rows.map((row, i) => `${sent + i === 0 ? '' : ','}${JSON.stringify(row)}`).join('');
+        sent += rows.length;
+        return text;
+      };
+      yield `{"result":[${write(firstRows)}`;
+      yield write(second);
+      for await (const { rows } of chunks) if (rows.length > 0) yield write(rows.map(answerRowOf));
+      yield ']}';
+    }
+    return new StreamableFile(Readable.from(body()), { type: 'application/json; charset=utf-8' });
+  }
+
+  /** exportAnswers: every answer with its invite, as CSV or JSON Lines, written as it is read. */
+  async export(query: ExportAnswersQueryDto, principal: Principal): Promise<StreamableFile> {
+    const { interview, questions } = await this.interviews.questionsFor(principal, query.interviewID);
+    const format = query.format ?? 'csv';
+    const chunks = answerChunks(
+      this.invites.answerSources(interview.interviewID),
+      questions.map((q) => q.question),
+    );
+    async function* rows(): AsyncGenerator<ExportRow[]> {
+      for await (const chunk of chunks) if (chunk.rows.length > 0) yield chunk.rows;
+    }
+    return new StreamableFile(exportBody(rows(), format), {
+      type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      disposition: `attachment; filename="${exportFileName(interview.interviewID, format)}"`,
+    });
+  }
+
+  private startOf(cursor: string): Start {
+    const c = decodeAnswerCursor(cursor);
+    return { cursor: encodeCursor(c.createdAt, c.linkID), linkID: c.linkID, fromTurn: c.turnIndex + 1 };
+  }
+
+}
