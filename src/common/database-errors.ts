@@ -42,10 +42,13 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /**
- * A transaction that lost a race and can simply run again: a deadlock (InnoDB rolled it back), or a
- * unique key another transaction has just taken (the next run finds that row and updates it).
+ * Errors after which a whole transaction can simply run again: InnoDB rolled it back to break a
+ * deadlock, or gave up waiting for a lock (innodb_lock_wait_timeout); SQLite found the database locked.
  */
-export function isLostRace(error: unknown): boolean {
+const CONFLICT_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+
+export function isLockConflict(error: unknown): boolean {
   const code = codeOf(error);
-  return code === 'ER_LOCK_DEADLOCK' || isDuplicateKey(error);
+  return !!code && CONFLICT_CODES.has(code);
 }
+

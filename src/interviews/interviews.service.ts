@@ -14,6 +14,7 @@ import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { InterviewHasInvitesException, InterviewNotFoundException } from './interviews.errors';
 import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview } from './interviews.repository';
+import { transaction } from '../database/transaction';
 
 function toDto(i: InterviewRow): InterviewDto {
   return {
@@ -70,7 +71,7 @@ export class InterviewsService {
 
     // Read, check and write in one transaction, the interview row locked, so that a concurrent
     // createInvites cannot slip invites in between the "no invites yet" check and the move.
-    await this.dataSource.transaction(async (db) => {
+    await transaction(this.dataSource, async (db) => {
       const { interview } = await this.requireVisible(principal, dto.interviewID, { db, lock: true });
       if (dto.productID !== undefined && dto.productID !== interview.productID) {
         await this.products.requireVisible(principal, dto.productID, db);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { isLostRace } from '../common/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 import { validateInput } from '../common/validation';
 import { rawDate } from '../database/column-types';
 import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
@@ -12,6 +12,7 @@ import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
 import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
+import { transaction } from '../database/transaction';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
 export interface RoomInvite extends RoomContext {
@@ -70,7 +71,7 @@ function fromRow(r: RoomInviteRow): RoomInvite {
   };
 }
 
-/** How often a change that lost a race to another transaction is run again. */
+/** How often a change that found a unique key just taken by another transaction is run again. */
 const RACE_ATTEMPTS = 4;
 
 /** The invite statuses a webhook event announces. */
@@ -207,7 +208,7 @@ export class InviteLifecycleService {
 
   /** pending | started → expired, when past expires_on; false when another change got there first. */
   async expire(linkID: string, now = new Date()): Promise<boolean> {
-    return this.dataSource.transaction(async (db) => {
+    return transaction(this.dataSource, async (db) => {
       const state = await this.invites.lockState(db, linkID);
       if (!state || !isDue(state.status, rawDate(state.expiresAt), now)) return false;
       await this.invites.write(db, linkID, { status: 'expired' }, now);
@@ -222,7 +223,7 @@ export class InviteLifecycleService {
    * it is still pending or started.
    */
   async sweepExpired(now = new Date(), limit = 500): Promise<number> {
-    return this.dataSource.transaction(async (db) => {
+    return transaction(this.dataSource, async (db) => {
       const due = await this.invites.lockDueToExpire(db, now, limit);
       if (due.length === 0) return 0;
       await this.invites.expireMany(db, due, now);
@@ -236,19 +237,20 @@ export class InviteLifecycleService {
    * caller saw, then write what `patch` returns (inside the transaction, so it may write more rows).
    */
   private async change(invite: RoomInvite, from: InviteStatus, now: Date, patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>): Promise<void> {
-    // Two completions for one interviewee at once can deadlock on the profile's unique key, or find it
-    // taken: the loser's transaction was rolled back, so it runs again (and finds the profile).
+    // Two completions for one interviewee at once can find the profile's unique key taken by the other:
+    // the loser's transaction was rolled back, so it runs again (and finds the profile). Deadlocks and
+    // lock waits are run again by transaction() itself.
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.changeOnce(invite, from, now, patch);
       } catch (error) {
-        if (attempt >= RACE_ATTEMPTS || !isLostRace(error)) throw error;
+        if (attempt >= RACE_ATTEMPTS || !isDuplicateKey(error)) throw error;
       }
     }
   }
 
   private async changeOnce(invite: RoomInvite, from: InviteStatus, now: Date, patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>): Promise<void> {
-    const expired = await this.dataSource.transaction(async (db) => {
+    const expired = await transaction(this.dataSource, async (db) => {
       const state = await this.invites.lockState(db, invite.linkID);
       if (!state) throw new InviteNotFoundException(invite.linkID);
       if (isDue(state.status, rawDate(state.expiresAt), now)) {

@@ -7,6 +7,7 @@ import { KeysetList, SqlWhere } from '../common/keyset';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, sqlDate } from '../database/column-types';
 import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import type { InviteStatus } from './invite-status';
+import { transaction } from '../database/transaction';
 
 /** An invite as the SQL reads it: JSON still as text, times as the driver gives them. */
 export interface InviteRow {
@@ -172,7 +173,7 @@ export class InvitesRepository {
   ): Promise<void> {
     const at = sqlDate(createdAt);
     const expires = sqlDate(expiresAt);
-    await this.dataSource.transaction(async (db) => {
+    await transaction(this.dataSource, async (db) => {
       for (let start = 0; start < linkIDs.length; start += INSERT_CHUNK) {
         const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
         const params: (string | null)[] = [];

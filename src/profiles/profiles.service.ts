@@ -17,6 +17,7 @@ import { PROFILE_LIMITS } from './profile.limits';
 import { ProfileNotFoundException } from './profiles.errors';
 import { NewProfileRow, ProfileRow, ProfilesRepository } from './profiles.repository';
 import { answerSentiment, foldMean } from './sentiment';
+import { transaction } from '../database/transaction';
 
 /** A completed interview, as the profile of its interviewee learns from it. */
 export interface CompletedInterview {
@@ -74,7 +75,7 @@ export class ProfilesService {
 
   /** Domain write (profiles are read-only under /v1), validated like an HTTP body. Returns the new profileID. */
   async create(input: NewProfileDto): Promise<string> {
-    return this.dataSource.transaction((db) => this.insert(db, input, { ownerKey: null, email: null, sentimentTurns: 0 }));
+    return transaction(this.dataSource, (db) => this.insert(db, input, { ownerKey: null, email: null, sentimentTurns: 0 }));
   }
 
   /**

@@ -11,6 +11,7 @@ import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhooksConfig } from './webhooks.config';
 import { RELAY } from './webhooks.limits';
 import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
+import { transaction } from '../database/transaction';
 
 const GONE_REASON = 'the endpoint answered 410 Gone';
 const RETRY_TIMER_HORIZON_MS = 60_000;
@@ -161,7 +162,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
     const next = wait === null ? null : new Date(Date.now() + wait);
     const status = delivered ? 'delivered' : next ? 'pending' : 'failed';
     const now = new Date();
-    await this.dataSource.transaction(async (db) => {
+    await transaction(this.dataSource, async (db) => {
       if (!(await this.webhooks.settle(db, delivery, { status, retryStep: failedSteps, nextAttemptAt: next }, now))) return;
       await this.webhooks.insertAttempt(db, {
         attemptID: uuidv7(),

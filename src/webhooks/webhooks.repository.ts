@@ -7,6 +7,7 @@ import { KeysetList, SqlCondition, SqlWhere } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, sqlDate } from '../database/column-types';
 import { DeliveryStatus, WebhookEventType, WebhookStatus } from './webhooks.limits';
+import { transaction } from '../database/transaction';
 
 /** An endpoint as the API shows it (never its secret), with the id of its most recent attempt. */
 export interface WebhookRow {
@@ -196,7 +197,7 @@ export class WebhooksRepository {
    * database has one process), marks them with the token and moves their due time to the lease's end.
    */
   async claim(token: string, limit: number, now: Date, leaseEnds: Date): Promise<ClaimedRow[]> {
-    return this.dataSource.transaction(async (db) => {
+    return transaction(this.dataSource, async (db) => {
       const due = await db.query<{ id: string }[]>(
         `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?${FOR_UPDATE_SKIP_LOCKED_SQL}`,
         [sqlDate(now), limit],
