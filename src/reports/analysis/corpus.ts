@@ -32,14 +32,14 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
   const rulesByTag = new Map<string, TermRules>();
   const unlistedLanguages = new Map<string, number>();
   // Room for about as many terms as the answers have words: growing by copies would double the peak.
-  let tokens = new Int32Array(Math.max(1024, answers.reduce((sum, answer) => sum + Math.max(0, answer.words) + 1, 0)));
+  let tokens = new Int32Array(Math.max(1024, answers.reduce((sum, answer) => sum + (Number.isFinite(answer.words) ? Math.max(0, answer.words) : 0) + 1, 0)));
   let length = 0;
   const starts = new Int32Array(answers.length + 1);
   const links = new Int32Array(answers.length);
 
   const push = (id: number) => {
     if (length === tokens.length) {
-      const grown = new Int32Array(Math.ceil(tokens.length * 1.5));
+      const grown = new Int32Array(Math.max(1024, Math.ceil(tokens.length * 1.5)));
       grown.set(tokens);
       tokens = grown;
     }

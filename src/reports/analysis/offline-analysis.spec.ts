@@ -284,6 +284,23 @@ describe('languages', () => {
 });
 
 describe('edge cases', () => {
+  it('does not trust the word counts it is given for its own sizes', async () => {
+    const text = 'The price is too high for our small team, and the invoice keeps growing every single month.';
+    const wrong = [0, Number.NaN, -5].map((words, i) => answer(`w${i}`, 0, text.repeat(40), words, null));
+    const report = await analyzeQuestion(null, wrong, new Yielder());
+    // price; high; small team; the four triples of "invoice keeps growing every single month".
+    expect(report.keyphrases.map((k) => k.phrase)).toEqual([
+      'every single month',
+      'growing every single',
+      'high',
+      'invoice keeps growing',
+      'keeps growing every',
+      'price',
+      'small team',
+    ]);
+    expect(report.keyphrases.every((k) => k.answers === 3)).toBe(true);
+  });
+
   it('analyses nothing into an empty result', async () => {
     expect(await analyzeOffline({ questions: [], answers: [] })).toEqual({ questions: [], themes: [], droppedQuotes: 0, notes: [] });
     expect(await themesAcross([], new Yielder())).toEqual([]);
