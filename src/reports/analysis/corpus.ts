@@ -32,7 +32,12 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
   const rulesByTag = new Map<string, TermRules>();
   const unlistedLanguages = new Map<string, number>();
   // Room for about as many terms as the answers have words: growing by copies would double the peak.
-  let tokens = new Int32Array(Math.max(1024, answers.reduce((sum, answer) => sum + (Number.isFinite(answer.words) ? Math.max(0, answer.words) : 0) + 1, 0)));
+  let capacity = 1024;
+  for (const answer of answers) {
+    capacity += (Number.isFinite(answer.words) ? Math.max(0, answer.words) : 0) + 1;
+    await yielder.tick();
+  }
+  let tokens = new Int32Array(capacity);
   let length = 0;
   const starts = new Int32Array(answers.length + 1);
   const links = new Int32Array(answers.length);

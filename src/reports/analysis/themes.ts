@@ -112,8 +112,9 @@ async function vectorize(corpus: Corpus, docs: readonly number[], yielder: Yield
 
 /** `size` of `count` rows at even steps, so that a sample spreads over the answers' order (all when fewer). */
 function evenSample(count: number, size: number): Int32Array {
-  if (count <= size) return Int32Array.from({ length: count }, (_, i) => i);
-  return Int32Array.from({ length: size }, (_, i) => Math.floor((i * count) / size));
+  const sample = new Int32Array(Math.min(count, size));
+  for (let i = 0; i < sample.length; i++) sample[i] = count <= size ? i : Math.floor((i * count) / size);
+  return sample;
 }
 
 /**
