@@ -1,0 +1,88 @@
+import type { AnalysisAnswer } from './analysis.types';
+import { baseLanguage } from './stopwords';
+import { forEachTerm, termRules, type TermRules } from './tokenize';
+import type { Yielder } from './yielder';
+
+/** Between two runs of terms in `Corpus.tokens`: a phrase never spans it. */
+export const RUN_BREAK = -1;
+
+/**
+ * The answers as term ids, tokenised once for every part of the analysis. Terms are interned and packed
+ * into one typed array: a string or an array per word of 100,000 answers would cost far more memory
+ * than the answers themselves.
+ */
+export interface Corpus {
+  answers: readonly AnalysisAnswer[];
+  /** Term id → term. */
+  terms: string[];
+  /** Every answer's term ids in order, RUN_BREAK between runs. */
+  tokens: Int32Array;
+  /** Answer `d`'s tokens are `tokens[starts[d]]` up to `tokens[starts[d + 1]]`. */
+  starts: Int32Array;
+  /** Answer → its invite, numbered in order of first appearance. */
+  links: Int32Array;
+  /** Base languages with no stop-word list, with how many answers were in each. */
+  unlistedLanguages: Map<string, number>;
+}
+
+export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Yielder): Promise<Corpus> {
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const linkIds = new Map<string, number>();
+  const rulesByTag = new Map<string, TermRules>();
+  const unlistedLanguages = new Map<string, number>();
+  // Room for about as many terms as the answers have words: growing by copies would double the peak.
+  let capacity = 1024;
+  for (const answer of answers) {
+    capacity += (Number.isFinite(answer.words) ? Math.max(0, answer.words) : 0) + 1;
+    await yielder.tick();
+  }
+  let tokens = new Int32Array(capacity);
+  let length = 0;
+  const starts = new Int32Array(answers.length + 1);
+  const links = new Int32Array(answers.length);
+
+  const push = (id: number) => {
+    if (length === tokens.length) {
+      const grown = new Int32Array(Math.max(1024, Math.ceil(tokens.length * 1.5)));
+      grown.set(tokens);
+      tokens = grown;
+    }
+    tokens[length++] = id;
+  };
+
+  for (let d = 0; d < answers.length; d++) {
+    const answer = answers[d];
+    let link = linkIds.get(answer.linkID);
+    if (link === undefined) linkIds.set(answer.linkID, (link = linkIds.size));
+    links[d] = link;
+    let rules = rulesByTag.get(answer.language);
+    if (!rules) rulesByTag.set(answer.language, (rules = termRules(answer.language)));
+    if (!rules.stopWords) {
+      const language = baseLanguage(answer.language);
+      unlistedLanguages.set(language, (unlistedLanguages.get(language) ?? 0) + 1);
+    }
+    const start = length;
+    forEachTerm(answer.answer, rules, (term) => {
+      if (term === null) {
+        if (length > start && tokens[length - 1] !== RUN_BREAK) push(RUN_BREAK);
+        return;
+      }
+      let id = termIds.get(term);
+      if (id === undefined) {
+        termIds.set(term, (id = terms.length));
+        terms.push(term);
+      }
+      push(id);
+    });
+    if (length > start && tokens[length - 1] === RUN_BREAK) length--;
+    starts[d + 1] = length;
+    await yielder.tick();
+  }
+  return { answers, terms, tokens: tokens.subarray(0, length), starts, links, unlistedLanguages };
+}
+
+/** The distinct invites among some answers. */
+export function distinctLinks(corpus: Corpus, docs: readonly number[]): number {
+  return new Set(docs.map((d) => corpus.links[d])).size;
+}

@@ -1,0 +1,115 @@
+import { baseLanguage, stopWordsFor } from './stopwords';
+
+/**
+ * Scripts written without spaces between words: only a dictionary-based segmenter finds their words.
+ * Intl.Segmenter (ICU, built into Node) does; a regular expression would take a whole clause for a word.
+ */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const HIRAGANA_ONLY = /^[\p{sc=Hiragana}\u30fc]+$/u;
+const LETTER = /\p{L}/u;
+/** A word of a spaced script: letters, marks and digits, joined inside by apostrophes or hyphens. */
+const WORD = /[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*/gu;
+/** What may lie between two words of one phrase: white space and invisible direction or joiner marks. */
+const BLANK = /^[\s\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]*$/u;
+const MARKUP = /<\/?[a-zA-Z][^<>]*>|&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);/g;
+const NON_ASCII = /[^\p{ASCII}]/u;
+const ARABIC_MARKS = /[\u064b-\u065f\u0670\u0640]/g;
+/** Elided articles and pronouns (`l'application`, `dell'app`): the word is what follows the apostrophe. */
+const ELISION: Readonly<Record<string, RegExp>> = {
+  fr: /^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quoiqu)'(?=\p{L})/u,
+  it: /^(?:[cdlmnstv]|all|dall|dell|nell|sull|coll|quell|quest|un|sant|tutt)'(?=\p{L})/u,
+  ca: /^(?:[dlmnst])'(?=\p{L})/u,
+};
+
+const segmenters = new Map<string, Intl.Segmenter>();
+function wordSegmenter(language: string): Intl.Segmenter {
+  let segmenter = segmenters.get(language);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(Intl.Segmenter.supportedLocalesOf([language]).length ? language : 'und', { granularity: 'word' });
+    segmenters.set(language, segmenter);
+  }
+  return segmenter;
+}
+
+/** Whether a text needs a dictionary segmenter to find its words. */
+export function isUnspaced(text: string): boolean {
+  return UNSPACED.test(text);
+}
+
+/** How a language's words are compared: the rules one tag's words go through. */
+export interface TermRules {
+  language: string;
+  stopWords: ReadonlySet<string> | null;
+}
+
+export function termRules(tag: string): TermRules {
+  return { language: baseLanguage(tag), stopWords: stopWordsFor(tag) };
+}
+
+/**
+ * The comparable form of one word, or null when it carries no topic: a stop word, a number, a stray
+ * letter, or (Japanese) a word in hiragana alone, which is nearly always a particle or an inflection
+ * while content words are written in kanji or katakana.
+ */
+export function termOf(word: string, rules: TermRules): string | null {
+  const { language, stopWords } = rules;
+  let term = NON_ASCII.test(word) ? word.normalize('NFKC') : word;
+  term = language === 'tr' || language === 'az' ? term.toLocaleLowerCase('tr') : term.toLowerCase();
+  if (term.includes('’')) term = term.replaceAll('’', "'");
+  if (stopWords?.has(term)) return null;
+  const elision = ELISION[language];
+  if (elision) term = term.replace(elision, '');
+  else if (language === 'en' && term.endsWith("'s")) term = term.slice(0, -2);
+  else if (language === 'ar') term = term.replace(ARABIC_MARKS, '');
+  if (stopWords?.has(term) || !LETTER.test(term)) return null;
+  if (term.length === 1 && !UNSPACED.test(term)) return null;
+  if (language === 'ja' && HIRAGANA_ONLY.test(term)) return null;
+  return term;
+}
+
+/**
+ * Calls `emit` with each term of `text` in order, and with null where a phrase cannot continue: at a
+ * stop word or any other dropped word, at punctuation, at an emoji. Markup counts as white space.
+ */
+export function forEachTerm(text: string, rules: TermRules, emit: (term: string | null) => void): void {
+  const plain = text.includes('<') || text.includes('&') ? text.replace(MARKUP, ' ') : text;
+  if (UNSPACED.test(plain)) {
+    for (const segment of wordSegmenter(rules.language).segment(plain)) {
+      if (segment.isWordLike) emit(termOf(segment.segment, rules));
+      else if (!BLANK.test(segment.segment)) emit(null);
+    }
+    return;
+  }
+  WORD.lastIndex = 0;
+  let end = 0;
+  for (let match = WORD.exec(plain); match; match = WORD.exec(plain)) {
+    if (match.index > end && !BLANK.test(plain.slice(end, match.index))) emit(null);
+    emit(termOf(match[0], rules));
+    end = match.index + match[0].length;
+  }
+}
+
+/** The terms of a text as runs: the stretches between breaks, each a candidate phrase. */
+export function termRuns(text: string, tag: string): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  forEachTerm(text, termRules(tag), (term) => {
+    if (term !== null) run.push(term);
+    else if (run.length) {
+      runs.push(run);
+      run = [];
+    }
+  });
+  if (run.length) runs.push(run);
+  return runs;
+}
+
+/** Joins a phrase's terms as the language writes them: no space between words of unspaced scripts. */
+export function joinTerms(terms: readonly string[]): string {
+  let phrase = terms[0] ?? '';
+  for (let i = 1; i < terms.length; i++) {
+    const unspaced = UNSPACED.test(terms[i - 1].slice(-1)) && UNSPACED.test(terms[i][0]);
+    phrase += (unspaced ? '' : ' ') + terms[i];
+  }
+  return phrase;
+}

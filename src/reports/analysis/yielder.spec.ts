@@ -1,0 +1,32 @@
+import { Yielder } from './yielder';
+
+describe('Yielder', () => {
+  it('does not yield before its budget is spent', () => {
+    const yielder = new Yielder(60_000);
+    for (let i = 0; i < 1000; i++) expect(yielder.tick()).toBeUndefined();
+    expect(yielder.yields).toBe(0);
+  });
+
+  it('lets a pending setImmediate callback run once the budget is spent', async () => {
+    const yielder = new Yielder(0);
+    let ran = false;
+    setImmediate(() => (ran = true));
+    const pending = yielder.tick();
+    expect(pending).toBeInstanceOf(Promise);
+    await pending;
+    expect(ran).toBe(true);
+    expect(yielder.yields).toBe(1);
+  });
+
+  it('keeps a 1 ms timer firing while a busy loop ticks', async () => {
+    const yielder = new Yielder(4);
+    const fired: number[] = [];
+    const timer = setInterval(() => fired.push(performance.now()), 1);
+    const until = performance.now() + 60;
+    while (performance.now() < until) await yielder.tick();
+    clearInterval(timer);
+    expect(fired.length).toBeGreaterThan(5);
+    const gaps = fired.slice(1).map((time, i) => time - fired[i]);
+    expect(Math.max(...gaps)).toBeLessThan(30);
+  });
+});

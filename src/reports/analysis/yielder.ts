@@ -1,0 +1,29 @@
+import { performance } from 'node:perf_hooks';
+
+/** How long a loop may hold the event loop before it lets timers and I/O run. */
+export const DEFAULT_YIELD_BUDGET_MS = 4;
+
+/**
+ * Cooperative yielding for long loops: the analysis runs in the HTTP service's process, so a loop over
+ * many answers calls `await yielder.tick()` once per item and gives the event loop a turn (through
+ * setImmediate, after pending I/O and timers) whenever its time budget is spent. A tick that is not due
+ * returns nothing, so awaiting it costs a microtask, not a turn of the event loop.
+ */
+export class Yielder {
+  private last = performance.now();
+  /** How many times it gave way: lets tests see that a loop ticks. */
+  yields = 0;
+
+  constructor(private readonly budgetMs: number = DEFAULT_YIELD_BUDGET_MS) {}
+
+  tick(): Promise<void> | undefined {
+    if (performance.now() - this.last < this.budgetMs) return undefined;
+    return this.giveWay();
+  }
+
+  private async giveWay(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.yields++;
+    this.last = performance.now();
+  }
+}
