@@ -83,8 +83,10 @@ ${stat('Median duration', formatMinutes(result.medianDurationSeconds), 'from sta
 ${stat('Median answer', words, 'per answer')}
 ${stat('Mean sentiment', formatMean(sentiment.mean), 'from &minus;1 to +1')}
 </dl>
+<div class="keep">
 <h3 class="subhead">Sentiment of all answers</h3>
 ${sentimentBlock(sentiment, 'answers')}
+</div>
 </section>`;
 }
 
@@ -130,10 +132,12 @@ ${barChart(count, invites.total, summary)}
   return `<section class="card" aria-labelledby="funnel-title">
 <h2 id="funnel-title">From invite to completed interview</h2>
 ${bars}
+<div class="keep">
 <h3 class="subhead">Where the invites are now</h3>
 <dl class="breakdown">
 ${now.map(([label, count]) => `<div><dt>${label}</dt><dd>${formatCount(count)}</dd></div>`).join('\n')}
 </dl>
+</div>
 </section>`;
 }
 
@@ -186,17 +190,21 @@ ${about}`;
   if (question.answered === 0) return `${head}<p class="empty">No answers to this question.</p>\n</section>`;
   const words = question.medianWords === null ? '' : ` &middot; median answer ${formatWords(question.medianWords)} ${question.medianWords === 1 ? 'word' : 'words'}`;
   const keyphrases = question.keyphrases.length
-    ? `<h4>Key phrases</h4>
+    ? `<div class="keep">
+<h4>Key phrases</h4>
 <p class="note">How many interviewees used each.</p>
-<ul class="phrases">${question.keyphrases.map((k) => `<li>${escapeHtml(k.phrase)}<span class="count">${formatCount(k.answers)}</span></li>`).join('')}</ul>\n`
+<ul class="phrases">${question.keyphrases.map((k) => `<li>${escapeHtml(k.phrase)}<span class="count">${formatCount(k.answers)}</span></li>`).join('')}</ul>
+</div>\n`
     : '';
   const themes = question.themes.length
     ? `<p class="note">Each bar is the share of the interviewees who answered this question.</p>\n${themeList(question.themes, 'h5', question.answered)}`
     : '<p class="note">No themes were found among these answers.</p>';
   const extremes = question.quotes.length ? `<h4>The most positive and the most negative answers</h4>\n${quotes(question.quotes)}\n` : '';
   return `${head}<p class="meta">Answered by ${plural(question.answered, 'interviewee', 'interviewees')}${words}</p>
+<div class="keep">
 <h4>Sentiment</h4>
 ${sentimentBlock(question.sentiment, 'answers')}
+</div>
 ${keyphrases}<h4>Themes</h4>
 ${themes}
 ${extremes}</section>`;

@@ -136,9 +136,8 @@ blockquote.quote p { margin: 0; white-space: pre-wrap; }
   .card { margin: 0 0 8mm; padding: 0; border: 0; border-radius: 0; }
   .question { padding-top: 4mm; border-top: 1px solid var(--field); break-inside: avoid; }
   .toc { display: none; }
-  h1, h2, h3, h4, h5, .bar-head, .subhead { margin-top: 1.75rem; }
-.eyebrow { break-after: avoid; }
-  .stat, .bars > li, .sentiment, .theme, blockquote { break-inside: avoid; }
+  h1, h2, h3, h4, h5, .bar-head, .eyebrow { break-after: avoid; }
+  .keep, .stat, .bars > li, .sentiment, .theme, blockquote { break-inside: avoid; }
 }
 `;
 
