@@ -165,6 +165,18 @@ describe(renderReportPage.name, () => {
     expect(html).not.toMatch(/href="https?:/);
   });
 
+  it('gives every chart role="img" and a title that matches its aria-label', () => {
+    const svgs = [...renderReportPage(view()).matchAll(/<svg ([^>]*)>(<title>[^<]*<\/title>)?/g)];
+    // 3 funnel bars; sentiment overall, for questions 1 and 3; a theme each in questions 1 and 3; 2 across the interview.
+    expect(svgs).toHaveLength(3 + 3 + 2 + 2);
+    for (const [, attributes, title] of svgs) {
+      expect(attributes).toContain('role="img"');
+      const label = /aria-label="([^"]+)"/.exec(attributes)?.[1];
+      expect(label).toMatch(/\d/);
+      expect(title).toBe(`<title>${label}</title>`);
+    }
+  });
+
   it('has the head a shared page needs', () => {
     const html = renderReportPage(view());
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
