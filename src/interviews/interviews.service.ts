@@ -14,6 +14,7 @@ import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { InterviewHasInvitesException, InterviewNotFoundException } from './interviews.errors';
 import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview } from './interviews.repository';
+import type { Owned } from '../access/access-rule';
 import { transaction } from '../database/transaction';
 
 function toDto(i: InterviewRow): InterviewDto {
@@ -25,6 +26,13 @@ function toDto(i: InterviewRow): InterviewDto {
     userID: i.userID,
     interviewer: i.interviewer,
   };
+}
+
+/** An interview, its product's name and the questions asked in it. */
+export interface InterviewQuestions {
+  interview: InterviewRow;
+  productName: string;
+  questions: QuestionDto[];
 }
 
 @Injectable()
@@ -87,11 +95,18 @@ export class InterviewsService {
    * The interview (when the caller may see it) and the questions the built-in interviewer asks in it
    * (interviewQuestions): what turns' question indexes, answers and reports refer to.
    */
-  async questionsFor(principal: Principal, interviewID: string): Promise<{ interview: InterviewRow; owner: OwnedInterview['owner']; productName: string; questions: QuestionDto[] }> {
-    const { interview, owner } = await this.requireVisible(principal, interviewID);
-    const product = await this.products.requireVisible(principal, interview.productID);
-    const questions = interviewQuestions(interview.guidelines, product.name).map((question, questionIndex) => ({ questionIndex, question }));
-    return { interview, owner, productName: product.name, questions };
+  async questionsFor(principal: Principal, interviewID: string): Promise<InterviewQuestions & { owner: Owned }> {
+    const { owner } = await this.requireVisible(principal, interviewID);
+    return { ...(await this.questionsOf(interviewID)), owner };
+  }
+
+  /** The same, for the service's own work (a report's run): no caller, no visibility. */
+  async questionsOf(interviewID: string): Promise<InterviewQuestions> {
+    const found = await this.interviews.findOwned(interviewID);
+    if (!found) throw new InterviewNotFoundException(interviewID);
+    const productName = await this.products.nameOf(found.interview.productID);
+    const questions = interviewQuestions(found.interview.guidelines, productName).map((question, questionIndex) => ({ questionIndex, question }));
+    return { interview: found.interview, productName, questions };
   }
 
   async getOne(interviewID: string, principal: Principal): Promise<InterviewDto> {

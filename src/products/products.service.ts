@@ -31,6 +31,13 @@ export class ProductsService {
     return this.access.visible(principal, await this.products.findById(productID, db), (p) => p, () => new ProductNotFoundException(productID));
   }
 
+  /** The product's name, for the service's own work (no caller): an interview's general questions name it. */
+  async nameOf(productID: string): Promise<string> {
+    const product = await this.products.findById(productID);
+    if (!product) throw new ProductNotFoundException(productID);
+    return product.name;
+  }
+
   async create(dto: CreateProductDto, principal: Principal): Promise<{ productID: string }> {
     const owner = { orgID: dto.orgID ?? null, userID: dto.userID ?? null };
     if (owner.orgID === null && owner.userID === null) throw new MissingOneOfException(OWNERS);

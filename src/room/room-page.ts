@@ -1,3 +1,4 @@
+import { escapeHtml, timeElement } from '../common/html';
 import type { ConversationTurn } from '../invites/invite.entity';
 import type { InviteStatus } from '../invites/invite-status';
 import type { SessionDto } from './dto/session.dto';
@@ -22,24 +23,10 @@ export const ROOM_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
-
 const ROLE_LABELS: Record<string, string> = { interviewer: 'Interviewer', interviewee: 'You', system: 'Note' };
 
 /** How RoomService.start records the consent: "Consent given <ISO time>: <the text shown>". */
 const CONSENT_TURN = /^Consent given (\d{4}-\d\d-\d\dT[\d:.]+Z): ([\s\S]*)$/;
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** A time as UTC in plain words ("22 November 2026, 17:56 UTC"); room.js shows it in the reader's own time zone. */
-function timeElement(date: Date): string {
-  const text = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${date.toISOString().slice(11, 16)} UTC`;
-  return `<time datetime="${date.toISOString()}">${text}</time>`;
-}
 
 /**
  * One transcript turn; room.js builds the same markup for turns that arrive later. The consent record

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../room/room-page';
+import { escapeHtml } from '../../common/html';
 import type { SentimentSplit } from '../analysis/analysis.types';
 import { formatCount, formatMean, wholePercents } from './report-format';
 

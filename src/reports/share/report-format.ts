@@ -2,17 +2,9 @@
 
 export const NOT_KNOWN = '–';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
 // One formatter each, made once: the page is rendered on every view and prints hundreds of numbers.
 const COUNT = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });
 const ONE_DECIMAL = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
-
-/** A time as UTC in plain words ("22 November 2026, 17:56 UTC"), as the interview room writes it. */
-export function timeElement(date: Date): string {
-  const text = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${date.toISOString().slice(11, 16)} UTC`;
-  return `<time datetime="${date.toISOString()}">${text}</time>`;
-}
 
 /** 1234 → "1,234". */
 export function formatCount(n: number): string {

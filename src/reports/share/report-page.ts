@@ -1,7 +1,7 @@
-import { escapeHtml } from '../../room/room-page';
 import type { InviteCounts, QuestionReport, Quote, ReportResult, Theme } from '../analysis/analysis.types';
 import { barChart, sentimentBlock } from './report-charts';
-import { NOT_KNOWN, formatCount, formatMean, formatMinutes, formatPercent, formatWords, plural, timeElement } from './report-format';
+import { escapeHtml, timeElement } from '../../common/html';
+import { NOT_KNOWN, formatCount, formatMean, formatMinutes, formatPercent, formatWords, plural } from './report-format';
 import { REPORT_PAGE_CSP, REPORT_STYLE } from './report-style';
 
 export { REPORT_PAGE_CSP };
@@ -277,12 +277,17 @@ ${method(view)}
 
 /** The page for a share link that is unknown or has expired: the same for both, and no detail. */
 export function renderReportNotFound(): string {
+  return renderReportError('Report not found', 'This report link is not valid or has expired', 'If you still need the report, ask the person who shared it with you for a new link.');
+}
+
+/** A page that says, in plain words, why the report cannot be shown now (too many requests, the service away). */
+export function renderReportError(title: string, heading: string, text: string): string {
   return layout(
-    'Report not found',
+    title,
     `<main class="report">
 <section class="card" role="status">
-<h1>This report link is not valid or has expired</h1>
-<p>If you still need the report, ask the person who shared it with you for a new link.</p>
+<h1>${escapeHtml(heading)}</h1>
+<p>${escapeHtml(text)}</p>
 </section>
 </main>`,
   );
