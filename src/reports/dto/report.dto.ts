@@ -1,0 +1,226 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { COMMON_LIMITS } from '../../common/limits';
+import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INVITE_LIMITS } from '../../invites/invite.limits';
+import type { InviteCounts, Keyphrase, QuestionReport, Quote, ReportResult, SentimentSplit, Theme } from '../analysis/analysis.types';
+import { REPORT_LIMITS, REPORT_STATUSES, ReportStatus } from '../reports.limits';
+
+/** Counts in a report are bounded by what a database can hold; the schema says so. */
+const COUNT = { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } as const;
+const TIME = { type: String, format: 'date-time', maxLength: 30 } as const;
+const TEXT_MAX = 10_000;
+const LIST_MAX = 10_000;
+
+export class QuoteDto implements Quote {
+  @ApiProperty({ maxLength: INVITE_LIMITS.linkId, example: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4', description: 'The invite quoted.' })
+  linkID: string;
+
+  @ApiProperty({ ...COUNT, maximum: INVITE_LIMITS.turns, example: 4, description: "The interviewee turn quoted: an index into that invite's conversation." })
+  turnIndex: number;
+
+  @ApiProperty({ maxLength: INVITE_LIMITS.transcriptBytes, example: 'The import was slow and confusing', description: 'Verbatim: a substring of at least three words of that turn, checked by the server.' })
+  text: string;
+}
+
+export class KeyphraseDto implements Keyphrase {
+  @ApiProperty({ maxLength: 200, example: 'import' })
+  phrase: string;
+
+  @ApiProperty({ ...COUNT, example: 12, description: 'Interviewees (distinct invites) whose answers contain it.' })
+  answers: number;
+}
+
+export class ThemeDto implements Theme {
+  @ApiProperty({ maxLength: 200, example: 'import · slow', description: 'A short label.' })
+  theme: string;
+
+  @ApiProperty({ maxLength: TEXT_MAX, example: '14 similar answers; 11 mention import and 6 slow.' })
+  description: string;
+
+  @ApiProperty({ ...COUNT, example: 9, description: "Interviewees (distinct invites) among the theme's members, counted by the server." })
+  answers: number;
+
+  @ApiProperty({ type: [QuoteDto], maxItems: LIST_MAX, description: 'Typical answers of the theme, verbatim.' })
+  quotes: QuoteDto[];
+}
+
+export class SentimentSplitDto implements SentimentSplit {
+  @ApiProperty({ type: Number, nullable: true, minimum: -1, maximum: 1, example: 0.1825, description: 'Mean VADER compound score over the scored answers; null when none was scored.' })
+  mean: number | null;
+
+  @ApiProperty({ ...COUNT, example: 3, description: 'Scored answers at -0.05 or below.' })
+  negative: number;
+
+  @ApiProperty({ ...COUNT, example: 4, description: 'Scored answers between -0.05 and 0.05.' })
+  neutral: number;
+
+  @ApiProperty({ ...COUNT, example: 9, description: 'Scored answers at 0.05 or above.' })
+  positive: number;
+
+  @ApiProperty({ ...COUNT, example: 16, description: 'Answers scored (interviews held in English; other languages are not scored).' })
+  scored: number;
+}
+
+export class QuestionReportDto implements QuestionReport {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    minimum: 0,
+    maximum: INTERVIEW_LIMITS.guidelines,
+    example: 1,
+    description: 'As interviews/getQuestions lists them; null for the answers attributed to no question (the closing "anything else", unattributed turns).',
+  })
+  questionIndex: number | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.guidelines, example: 'What almost made you give up?' })
+  question: string | null;
+
+  @ApiProperty({ ...COUNT, example: 16, description: 'Interviewees (distinct invites) with at least one answer to it.' })
+  answered: number;
+
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: INVITE_LIMITS.transcriptBytes, example: 14, description: 'Median words per answer; null without answers.' })
+  medianWords: number | null;
+
+  @ApiProperty({ type: SentimentSplitDto })
+  sentiment: SentimentSplitDto;
+
+  @ApiProperty({ type: [KeyphraseDto], maxItems: LIST_MAX })
+  keyphrases: KeyphraseDto[];
+
+  @ApiProperty({ type: [ThemeDto], maxItems: LIST_MAX, description: 'Groups of similar answers to this question.' })
+  themes: ThemeDto[];
+
+  @ApiProperty({ type: [QuoteDto], maxItems: 2, description: 'The most positive scored answer, then the most negative, when there are such answers (quoted at the sentence that carries it).' })
+  quotes: QuoteDto[];
+}
+
+export class InviteCountsDto implements InviteCounts {
+  @ApiProperty({ ...COUNT, example: 40 })
+  total: number;
+
+  @ApiProperty({ ...COUNT, example: 12 })
+  pending: number;
+
+  @ApiProperty({ ...COUNT, example: 3 })
+  started: number;
+
+  @ApiProperty({ ...COUNT, example: 20 })
+  completed: number;
+
+  @ApiProperty({ ...COUNT, example: 2 })
+  abandoned: number;
+
+  @ApiProperty({ ...COUNT, example: 3 })
+  expired: number;
+
+  @ApiProperty({ ...COUNT, example: 0 })
+  revoked: number;
+}
+
+export class ReportResultDto implements ReportResult {
+  @ApiProperty({ type: InviteCountsDto, description: "The interview's invites by their status at asOf." })
+  invites: InviteCountsDto;
+
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.7143, description: 'completed ÷ invites ever started (whatever their status now); null when none was.' })
+  completionRate: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 315_360_000, example: 612, description: 'Start to completion, median over completed invites; null when none.' })
+  medianDurationSeconds: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: INVITE_LIMITS.transcriptBytes, example: 14, description: 'Median words per answer, all questions; null without answers.' })
+  medianAnswerWords: number | null;
+
+  @ApiProperty({ type: SentimentSplitDto, description: 'Over every answer.' })
+  sentiment: SentimentSplitDto;
+
+  @ApiProperty({ type: [QuestionReportDto], maxItems: LIST_MAX, description: 'One per guideline question, in order, then one (questionIndex null) for unattributed answers when there are any.' })
+  questions: QuestionReportDto[];
+
+  @ApiProperty({ type: [ThemeDto], maxItems: LIST_MAX, description: 'Themes across the whole interview.' })
+  themes: ThemeDto[];
+
+  @ApiProperty({ ...COUNT, example: 0, description: "Quotes an analyst model gave that were not verbatim in the cited turn: dropped, never stored." })
+  droppedQuotes: number;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: TEXT_MAX },
+    maxItems: 100,
+    example: ['The model failed on question 2; that part is the offline analysis.'],
+    description: 'How the result was made, where the reader should know (parts that fell back to the offline analysis, languages without a stop-word list).',
+  })
+  notes: string[];
+}
+
+export class ReportProgressDto {
+  @ApiProperty({ ...COUNT, example: 4200, description: 'Answers analysed so far.' })
+  done: number;
+
+  @ApiProperty({ ...COUNT, example: 10_000, description: 'Answers to analyse (0 until the run has counted them).' })
+  total: number;
+}
+
+export class ReportDto {
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
+  reportID: string;
+
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  interviewID: string;
+
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', description: "The interview's product." })
+  productID: string;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: REPORT_LIMITS.analyst, example: null, description: 'The openai agent that coded the themes; null: the built-in offline analysis.' })
+  analyst: string | null;
+
+  @ApiProperty({ enum: REPORT_STATUSES, example: 'completed', description: 'queued → running → completed | failed. It runs in the background, in any instance of the service.' })
+  status: ReportStatus;
+
+  @ApiProperty({ type: ReportProgressDto })
+  progress: ReportProgressDto;
+
+  @ApiProperty({ ...TIME, nullable: true, example: '2026-11-23T09:00:00.120Z', description: 'The answers stored up to this time are the report\'s; null until it runs.' })
+  asOf: string | null;
+
+  @ApiProperty({ ...TIME, example: '2026-11-23T09:00:00.000Z' })
+  created_on: string;
+
+  @ApiProperty({ ...TIME, nullable: true, example: '2026-11-23T09:00:04.731Z', description: 'Set when completed or failed.' })
+  completed_on: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: REPORT_LIMITS.error, example: null, description: 'Why it failed, in plain words; null otherwise.' })
+  error: string | null;
+
+  @ApiProperty({ type: ReportResultDto, nullable: true, description: 'Once completed; null before, and when failed.' })
+  result: ReportResultDto | null;
+}
+
+export class ReportIdResultDto {
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
+  reportID: string;
+}
+
+export class ReportShareDto {
+  @ApiProperty({
+    format: 'uri',
+    maxLength: COMMON_LIMITS.url + 64,
+    example: 'https://irs.acme.example/r/Zx8Qm2VbT1kP7wRcY4nLs9dF0aHjE6uG',
+    description: 'The page: SHARE_BASE_URL/{shareID}, where shareID is a 192-bit secret. Anyone with the link can read the report until it expires; no token.',
+  })
+  url: string;
+
+  @ApiProperty({ ...TIME, example: '2026-11-30T09:00:00.000Z' })
+  expires_on: string;
+}
+
+export class ReportUnsharedDto {
+  @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
+  reportID: string;
+
+  @ApiProperty({ enum: ['unshared'], example: 'unshared' })
+  status: 'unshared';
+
+  @ApiProperty({ ...COUNT, example: 2, description: 'Share links ended.' })
+  links: number;
+}

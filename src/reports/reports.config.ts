@@ -1,0 +1,24 @@
+import type { AppConfig } from '../config/app-config';
+import { Env, readHttpUrl, readInt } from '../config/env';
+
+/** The reports' own settings (registered by ReportsModule with ConfigModule.forFeature). */
+export class ReportsConfig {
+  /** Share links are `${shareBaseUrl}/${shareID}`. */
+  readonly shareBaseUrl: string;
+  /** A running report's claim lasts this long unless renewed; a dead instance's report is taken over after it. */
+  readonly leaseMs: number;
+  /** How often each instance looks for queued reports (a report queued in this process starts at once). */
+  readonly pollMs: number;
+  /** Requests per RATE_LIMIT_WINDOW_SECONDS to the shared pages, per client address. */
+  readonly shareRateLimit: number;
+}
+
+export function readReportsConfig(env: Env, app: AppConfig): ReportsConfig {
+  return {
+    // Unset, share links open on this very service, as invite links do.
+    shareBaseUrl: readHttpUrl(env, 'SHARE_BASE_URL', `http://localhost:${app.port}/r`),
+    leaseMs: readInt(env, 'REPORT_LEASE_SECONDS', 30, 1, 3600) * 1000,
+    pollMs: readInt(env, 'REPORT_POLL_SECONDS', 2, 1, 60) * 1000,
+    shareRateLimit: readInt(env, 'SHARE_RATE_LIMIT_MAX', 120, 1, 1_000_000),
+  };
+}

@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Owned } from '../access/access-rule';
+import { KeysetList, SqlWhere } from '../common/keyset';
+import { FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, sqlDate } from '../database/column-types';
+import { transaction } from '../database/transaction';
+import type { ReportStatus } from './reports.limits';
+
+/** A report as the SQL reads it (its product is its interview's): JSON still as text, times as the driver gives them. */
+export interface ReportRow {
+  reportID: string;
+  interviewID: string;
+  productID: string;
+  analyst: string | null;
+  status: ReportStatus;
+  progressDone: number;
+  progressTotal: number;
+  asOf: Date | string | null;
+  createdAt: Date | string;
+  completedOn: Date | string | null;
+  error: string | null;
+  result: string | null;
+}
+
+/** A report with its product's owners, which decide who may see it. */
+export interface OwnedReport {
+  report: ReportRow;
+  owner: Owned;
+}
+
+/** A report a worker has claimed: what it needs to run it. */
+export interface ClaimedReport {
+  reportID: string;
+  interviewID: string;
+  analyst: string | null;
+  claimToken: string;
+  /** Runs started, this one included. */
+  attempts: number;
+}
+
+/** What a finished run writes. */
+export interface ReportOutcome {
+  status: 'completed' | 'failed';
+  result: string | null;
+  error: string | null;
+}
+
+/** What a shared page shows: the report, its interview's and product's names, and the link's end. */
+export interface SharedReportRow {
+  reportID: string;
+  analyst: string | null;
+  createdAt: Date | string;
+  completedOn: Date | string;
+  asOf: Date | string;
+  result: string;
+  interviewName: string;
+  productName: string;
+  expiresOn: Date | string;
+}
+
+const COLUMNS =
+  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.status AS status, ' +
+  'r.progress_done AS progressDone, r.progress_total AS progressTotal, r.as_of AS asOf, r.created_at AS createdAt, ' +
+  'r.completed_on AS completedOn, r.error AS error, r.result AS result';
+
+/** The reports and report_shares tables: the API's reads, the workers' claims and the share links. */
+@Injectable()
+export class ReportsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(report: { reportID: string; interviewID: string; analyst: string | null }, now: Date): Promise<void> {
+    const at = sqlDate(now);
+    await this.dataSource.query(
+      "INSERT INTO reports (id, interview_id, analyst, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
+      [report.reportID, report.interviewID, report.analyst, at, at],
+    );
+  }
+
+  /** The report with its interview's product's owners. */
+  async findOwned(reportID: string): Promise<OwnedReport | undefined> {
+    const [row] = await this.dataSource.query<(ReportRow & { ownerOrgID: string | null; ownerUserID: string | null })[]>(
+      `SELECT ${COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM reports r ` +
+        'INNER JOIN interviews iv ON iv.id = r.interview_id INNER JOIN products p ON p.id = iv.product_id WHERE r.id = ?',
+      [reportID],
+    );
+    if (!row) return undefined;
+    const { ownerOrgID, ownerUserID, ...report } = row;
+    return { report, owner: { orgID: ownerOrgID, userID: ownerUserID } };
+  }
+
+  /** An interview's reports, in the lists' order. */
+  list(interviewID: string): KeysetList<ReportRow> {
+    return new KeysetList<ReportRow>({
+      query: (sql, params) => this.dataSource.query(sql, params),
+      columns: COLUMNS,
+      from: 'reports r INNER JOIN interviews iv ON iv.id = r.interview_id',
+      where: new SqlWhere().and('r.interview_id = ?', interviewID),
+      keys: { created: 'r.created_at', id: 'r.id' },
+      idOf: (r) => r.reportID,
+    });
+  }
+
+  /**
+   * The oldest due report, claimed with `token` until `leaseEnds`: a queued one, or a running one whose
+   * claim ran out (its instance died). On MySQL instances pass over each other's rows (SKIP LOCKED).
+   */
+  async claim(token: string, now: Date, leaseEnds: Date): Promise<ClaimedReport | undefined> {
+    return transaction(this.dataSource, async (db) => {
+      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; attempts: number | string }[]>(
+        "SELECT id AS reportID, interview_id AS interviewID, analyst, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
+          `ORDER BY created_at, id LIMIT 1${FOR_UPDATE_SKIP_LOCKED_SQL}`,
+        [sqlDate(now)],
+      );
+      if (!due) return undefined;
+      await db.query("UPDATE reports SET status = 'running', claim_token = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?", [
+        token,
+        sqlDate(leaseEnds),
+        sqlDate(now),
+        due.reportID,
+      ]);
+      return { reportID: due.reportID, interviewID: due.interviewID, analyst: due.analyst, claimToken: token, attempts: Number(due.attempts) + 1 };
+    });
+  }
+
+  /** Renews a claim and records the progress; false when the claim no longer holds. */
+  async renew(claim: Pick<ClaimedReport, 'reportID' | 'claimToken'>, leaseEnds: Date, progress: { done: number; total: number; asOf?: Date }, now: Date): Promise<boolean> {
+    const asOf = progress.asOf ? ', as_of = ?' : '';
+    return (
+      (await affectedRows(
+        this.dataSource.manager,
+        `UPDATE reports SET lease_until = ?, progress_done = ?, progress_total = ?${asOf}, updated_at = ? WHERE id = ? AND claim_token = ?`,
+        [sqlDate(leaseEnds), progress.done, progress.total, ...(progress.asOf ? [sqlDate(progress.asOf)] : []), sqlDate(now), claim.reportID, claim.claimToken],
+      )) > 0
+    );
+  }
+
+  /** Records the run's outcome while the claim holds, in the caller's transaction; false when it no longer does. */
+  async finish(db: EntityManager, claim: Pick<ClaimedReport, 'reportID' | 'claimToken'>, outcome: ReportOutcome, now: Date): Promise<boolean> {
+    return (
+      (await affectedRows(
+        db,
+        'UPDATE reports SET status = ?, result = ?, error = ?, completed_on = ?, progress_done = progress_total, claim_token = NULL, lease_until = NULL, updated_at = ? ' +
+          'WHERE id = ? AND claim_token = ?',
+        [outcome.status, outcome.result, outcome.error, sqlDate(now), sqlDate(now), claim.reportID, claim.claimToken],
+      )) > 0
+    );
+  }
+
+  /** Hands a claimed report back (this instance is stopping): queued again at once, the run not counted. */
+  async release(claim: Pick<ClaimedReport, 'reportID' | 'claimToken'>, now: Date): Promise<void> {
+    await this.dataSource.query(
+      "UPDATE reports SET status = 'queued', claim_token = NULL, lease_until = NULL, attempts = attempts - 1, progress_done = 0, updated_at = ? WHERE id = ? AND claim_token = ?",
+      [sqlDate(now), claim.reportID, claim.claimToken],
+    );
+  }
+
+  /** What report.completed says, and who owns its product (which webhook endpoints may hear of it). */
+  async eventRow(db: EntityManager, reportID: string): Promise<{ reportID: string; interviewID: string; productID: string; status: ReportStatus; owner: Owned } | undefined> {
+    const [row] = await db.query<{ reportID: string; interviewID: string; productID: string; status: ReportStatus; ownerOrgID: string | null; ownerUserID: string | null }[]>(
+      'SELECT r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.status AS status, p.org_id AS ownerOrgID, p.user_id AS ownerUserID ' +
+        'FROM reports r INNER JOIN interviews iv ON iv.id = r.interview_id INNER JOIN products p ON p.id = iv.product_id WHERE r.id = ?',
+      [reportID],
+    );
+    if (!row) return undefined;
+    const { ownerOrgID, ownerUserID, ...event } = row;
+    return { ...event, owner: { orgID: ownerOrgID, userID: ownerUserID } };
+  }
+
+  async insertShare(share: { shareID: string; reportID: string; expiresOn: Date }, now: Date): Promise<void> {
+    await this.dataSource.query('INSERT INTO report_shares (id, report_id, created_at, expires_on) VALUES (?, ?, ?, ?)', [
+      share.shareID,
+      share.reportID,
+      sqlDate(now),
+      sqlDate(share.expiresOn),
+    ]);
+  }
+
+  /** Ends every share link of the report; answers how many there were. */
+  async deleteShares(reportID: string): Promise<number> {
+    return affectedRows(this.dataSource.manager, 'DELETE FROM report_shares WHERE report_id = ?', [reportID]);
+  }
+
+  /** The shared report behind a link that has not expired (its report completed). */
+  async findShared(shareID: string, now: Date): Promise<SharedReportRow | undefined> {
+    const [row] = await this.dataSource.query<SharedReportRow[]>(
+      'SELECT r.id AS reportID, r.analyst AS analyst, r.created_at AS createdAt, r.completed_on AS completedOn, r.as_of AS asOf, r.result AS result, ' +
+        'iv.name AS interviewName, p.name AS productName, s.expires_on AS expiresOn FROM report_shares s INNER JOIN reports r ON r.id = s.report_id ' +
+        "INNER JOIN interviews iv ON iv.id = r.interview_id INNER JOIN products p ON p.id = iv.product_id WHERE s.id = ? AND s.expires_on > ? AND r.status = 'completed'",
+      [shareID, sqlDate(now)],
+    );
+    return row;
+  }
+}
