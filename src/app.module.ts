@@ -20,6 +20,7 @@ import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ReportsModule } from './reports/reports.module';
 import { RoomModule } from './room/room.module';
 import { WebhookRelay } from './webhooks/webhook-relay';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -45,6 +46,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     InvitesModule,
     ProfilesModule,
     RoomModule,
+    ReportsModule,
     WebhooksModule,
   ],
   providers: [

@@ -11,6 +11,7 @@ import { dbFingerprint } from './helpers/fingerprint';
  * registers, so a new route without rows here fails this suite.
  */
 interface Victim {
+  reportID: string;
   orgID: string;
   userID: string;
   productID: string;
@@ -57,6 +58,11 @@ const rows: Row[] = [
   { route: 'GET /v1/invites/getList', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
   { route: 'GET /v1/profiles/getOne', identifier: 'query profileID', request: (v) => ({ query: { profileID: v.profileID } }), expect: 404 },
   { route: 'GET /v1/profiles/getList', identifier: 'query productID', request: (v) => ({ query: { productID: v.productID } }), expect: 404 },
+  { route: 'POST /v1/reports/addOne', identifier: 'body interviewID', request: (v) => ({ body: { interviewID: v.interviewID } }), expect: 404 },
+  { route: 'GET /v1/reports/getOne', identifier: 'query reportID', request: (v) => ({ query: { reportID: v.reportID } }), expect: 404 },
+  { route: 'GET /v1/reports/getList', identifier: 'query interviewID', request: (v) => ({ query: { interviewID: v.interviewID } }), expect: 404 },
+  { route: 'POST /v1/reports/share', identifier: 'body reportID', request: (v) => ({ body: { reportID: v.reportID } }), expect: 404 },
+  { route: 'POST /v1/reports/unshare', identifier: 'body reportID', request: (v) => ({ body: { reportID: v.reportID } }), expect: 404 },
   { route: 'GET /v1/interviewers/getList', identifier: 'nothing (the agents are the service\'s, not an organization\'s)', request: () => ({}), expect: 'same for every token' },
   { route: 'POST /v1/webhooks/addOne', identifier: 'body orgID', request: (v) => ({ body: { url: 'https://93.184.215.14/hook', orgID: v.orgID } }), expect: 403 },
   { route: 'POST /v1/webhooks/addOne', identifier: 'body userID', request: (v) => ({ body: { url: 'https://93.184.215.14/hook', userID: v.userID } }), expect: 403 },
@@ -87,6 +93,11 @@ const V1_ROUTES = [
   'GET /v1/profiles/getOne',
   'GET /v1/profiles/getList',
   'GET /v1/interviewers/getList',
+  'POST /v1/reports/addOne',
+  'GET /v1/reports/getOne',
+  'GET /v1/reports/getList',
+  'POST /v1/reports/share',
+  'POST /v1/reports/unshare',
   'POST /v1/webhooks/addOne',
   'GET /v1/webhooks/getOne',
   'GET /v1/webhooks/getList',
@@ -98,7 +109,7 @@ const V1_ROUTES = [
 /** The identifiers in a list's rows. */
 function idsIn(result: Record<string, unknown>[]): string[] {
   return result.flatMap((row) =>
-    ['productID', 'interviewID', 'linkID', 'profileID', 'webhookID', 'deliveryID'].map((k) => row[k]).filter((v): v is string => typeof v === 'string'),
+    ['productID', 'interviewID', 'linkID', 'profileID', 'webhookID', 'deliveryID', 'reportID'].map((k) => row[k]).filter((v): v is string => typeof v === 'string'),
   );
 }
 
@@ -127,7 +138,8 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
       "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, retry_step, next_attempt_at, claim_token, created_at, updated_at) VALUES (?, ?, 'profile.created', ?, 'delivered', 0, NULL, NULL, ?, ?)",
       [deliveryID, webhookID, JSON.stringify({ type: 'profile.created', timestamp: new Date().toISOString(), data: { profileID, productIDs: [productID] } }), at, at],
     );
-    victim = { orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
+    const report = await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID });
+    victim = { reportID: report.body.result.reportID, orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
 
     const myOrg = uniq('intruder');
     intruder = await scopedToken(t, { orgID: myOrg, userID: uniq('intruder_user') });

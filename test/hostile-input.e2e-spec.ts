@@ -29,6 +29,9 @@ const postRoutes = [
   '/v1/webhooks/addOne',
   '/v1/webhooks/deleteOne',
   '/v1/webhooks/redeliver',
+  '/v1/reports/addOne',
+  '/v1/reports/share',
+  '/v1/reports/unshare',
 ];
 /** Routes that create a record: SQL metacharacters in an owner are just data there. */
 const createRoutes = ['/v1/products/addOne', '/v1/webhooks/addOne'];
@@ -48,6 +51,8 @@ const getRoutes: [string, string][] = [
   ['/v1/interviews/getQuestions', 'interviewID'],
   ['/v1/interviews/getAnswers', 'interviewID'],
   ['/v1/interviews/exportAnswers', 'interviewID'],
+  ['/v1/reports/getOne', 'reportID'],
+  ['/v1/reports/getList', 'interviewID'],
 ];
 
 function cases(ids: { productID: string; interviewID: string }): Case[] {
@@ -61,6 +66,9 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/webhooks/addOne': { orgID: 'o', url: 'https://93.184.215.14/hook' },
     '/v1/webhooks/deleteOne': { webhookID: 'no-such-webhook' },
     '/v1/webhooks/redeliver': { deliveryID: 'no-such-delivery' },
+    '/v1/reports/addOne': { interviewID: ids.interviewID },
+    '/v1/reports/share': { reportID: 'no-such-report' },
+    '/v1/reports/unshare': { reportID: 'no-such-report' },
   };
   const textField: Record<string, string> = {
     '/v1/products/addOne': 'name',
@@ -70,6 +78,9 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/webhooks/addOne': 'url',
     '/v1/webhooks/deleteOne': 'webhookID',
     '/v1/webhooks/redeliver': 'deliveryID',
+    '/v1/reports/addOne': 'interviewID',
+    '/v1/reports/share': 'reportID',
+    '/v1/reports/unshare': 'reportID',
   };
   for (const path of postRoutes) {
     const base = validBody[path];

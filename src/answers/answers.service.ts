@@ -1,71 +1,15 @@
 import { BadRequestException, Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal';
-import { KeysetList, ListAnswer, encodeCursor } from '../common/keyset';
+import { ListAnswer, encodeCursor } from '../common/keyset';
 import { LIST_MAX_ROWS } from '../common/limits';
-import { rawDate } from '../database/column-types';
 import { InterviewsService } from '../interviews/interviews.service';
-import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
-import { AnswerSourceRow, InvitesRepository } from '../invites/invites.repository';
-import { AnswerRow, AnswerSource, ExportRow, answerRowOf, answersOf } from './answer-rows';
+import { InvitesRepository } from '../invites/invites.repository';
+import { AnswerRow, ExportRow, answerRowOf } from './answer-rows';
+import { AnswersStart, answerChunks } from './answer-chunks';
 import { decodeAnswerCursor, encodeAnswerCursor } from './answer-cursor';
 import { exportBody, exportFileName } from './answers-export';
 import { ExportAnswersQueryDto, GetAnswersQueryDto } from './dto/answer-queries.dto';
-
-/** Invites per query: each carries its transcript. */
-const INVITES_PER_QUERY = 200;
-
-function sourceOf(r: AnswerSourceRow): AnswerSource {
-  const conversation = JSON.parse(r.conversation) as ConversationTurn[];
-  return {
-    linkID: r.linkID,
-    createdAt: rawDate(r.createdAt),
-    status: r.status,
-    startedOn: r.startedOn === null ? null : rawDate(r.startedOn),
-    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
-    language: r.language,
-    userInfo: r.userInfo === null ? null : (JSON.parse(r.userInfo) as UserInfo),
-    conversation,
-    turnMeta: r.turnMeta === null ? [] : (JSON.parse(r.turnMeta) as TurnMeta[]),
-  };
-}
-
-/** Where a read of answers starts: inside an invite (from a turn on), or at the first. */
-interface Start {
-  cursor: string;
-  linkID: string;
-  fromTurn: number;
-}
-
-/**
- * An interview's answers, read from its invites' transcripts a batch of invites at a time, in the
- * lists' order (invite creation, then linkID) and transcript order within an invite. A batch of
- * invites yields its answers as one chunk: memory holds a batch, whatever the interview's size.
- */
-export async function* answerChunks(
-  list: KeysetList<AnswerSourceRow>,
-  questions: readonly string[],
-  options: { start?: Start; questionIndex?: number; invitesPerQuery?: number } = {},
-): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {
-  const perQuery = options.invitesPerQuery ?? INVITES_PER_QUERY;
-  let cursor = options.start?.cursor;
-  let fromCursor = options.start !== undefined;
-  for (;;) {
-    const page = await list.page(perQuery, cursor, fromCursor);
-    const sources = page.rows.map(sourceOf);
-    const rows: ExportRow[] = [];
-    for (const source of sources) {
-      const from = options.start && source.linkID === options.start.linkID ? options.start.fromTurn : 0;
-      for (const row of answersOf(source, questions, from)) {
-        if (options.questionIndex === undefined || row.questionIndex === options.questionIndex) rows.push(row);
-      }
-    }
-    yield { rows, sources };
-    if (page.next === undefined) return;
-    cursor = page.next;
-    fromCursor = false;
-  }
-}
 
 @Injectable()
 export class AnswersService {
@@ -145,7 +89,7 @@ export class AnswersService {
     });
   }
 
-  private startOf(cursor: string): Start {
+  private startOf(cursor: string): AnswersStart {
     const c = decodeAnswerCursor(cursor);
     return { cursor: encodeCursor(c.createdAt, c.linkID), linkID: c.linkID, fromTurn: c.turnIndex + 1 };
   }

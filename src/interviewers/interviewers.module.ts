@@ -4,10 +4,13 @@ import { InterviewersConfig, readInterviewersConfig } from './interviewers.confi
 import { InterviewersController } from './interviewers.controller';
 import { InterviewersService } from './interviewers.service';
 
+const interviewersConfig = ConfigModule.forFeature(InterviewersConfig, readInterviewersConfig);
+
 @Module({
-  imports: [ConfigModule.forFeature(InterviewersConfig, readInterviewersConfig)],
+  imports: [interviewersConfig],
   controllers: [InterviewersController],
   providers: [InterviewersService],
-  exports: [InterviewersService],
+  // Reports read the agents' settings too: an openai agent can be a report's analyst.
+  exports: [InterviewersService, interviewersConfig],
 })
 export class InterviewersModule {}

@@ -32,6 +32,7 @@ function toDto(i: InterviewRow): InterviewDto {
 export interface InterviewQuestions {
   interview: InterviewRow;
   productName: string;
+  productDesc: string | null;
   questions: QuestionDto[];
 }
 
@@ -104,9 +105,9 @@ export class InterviewsService {
   async questionsOf(interviewID: string): Promise<InterviewQuestions> {
     const found = await this.interviews.findOwned(interviewID);
     if (!found) throw new InterviewNotFoundException(interviewID);
-    const productName = await this.products.nameOf(found.interview.productID);
-    const questions = interviewQuestions(found.interview.guidelines, productName).map((question, questionIndex) => ({ questionIndex, question }));
-    return { interview: found.interview, productName, questions };
+    const product = await this.products.findForWork(found.interview.productID);
+    const questions = interviewQuestions(found.interview.guidelines, product.name).map((question, questionIndex) => ({ questionIndex, question }));
+    return { interview: found.interview, productName: product.name, productDesc: product.desc, questions };
   }
 
   async getOne(interviewID: string, principal: Principal): Promise<InterviewDto> {

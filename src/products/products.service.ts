@@ -31,11 +31,11 @@ export class ProductsService {
     return this.access.visible(principal, await this.products.findById(productID, db), (p) => p, () => new ProductNotFoundException(productID));
   }
 
-  /** The product's name, for the service's own work (no caller): an interview's general questions name it. */
-  async nameOf(productID: string): Promise<string> {
+  /** The product, for the service's own work (no caller): an interview's general questions name it, a report's analyst reads of it. */
+  async findForWork(productID: string): Promise<ProductRow> {
     const product = await this.products.findById(productID);
     if (!product) throw new ProductNotFoundException(productID);
-    return product.name;
+    return product;
   }
 
   async create(dto: CreateProductDto, principal: Principal): Promise<{ productID: string }> {

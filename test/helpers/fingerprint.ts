@@ -7,13 +7,14 @@ import type { DataSource } from 'typeorm';
  * shared database; the others (no updated_at, or updated in place) by a digest of every row.
  * Equal fingerprints mean nothing was written.
  */
-const BY_UPDATED_AT = ['products', 'interviews', 'invites', 'webhooks', 'webhook_deliveries'];
+const BY_UPDATED_AT = ['products', 'interviews', 'invites', 'webhooks', 'webhook_deliveries', 'reports'];
 const BY_CONTENT: [string, string][] = [
   ['profiles', 'id'],
   ['profile_products', 'profile_id, product_id'],
   ['api_tokens', 'id'],
   ['webhook_attempts', 'id'],
   ['idempotency_keys', 'token_id, idem_key'],
+  ['report_shares', 'id'],
 ];
 
 export async function dbFingerprint(db: DataSource): Promise<string> {

@@ -29,4 +29,18 @@ describe('Yielder', () => {
     const gaps = fired.slice(1).map((time, i) => time - fired[i]);
     expect(Math.max(...gaps)).toBeLessThan(30);
   });
+
+  it('stops the loop at its next turn once its signal is aborted', async () => {
+    const stop = new AbortController();
+    const yielder = new Yielder(0, stop.signal);
+    let turns = 0;
+    const loop = (async () => {
+      for (;;) {
+        await yielder.tick();
+        if (++turns === 3) stop.abort(new Error('stopping'));
+      }
+    })();
+    await expect(loop).rejects.toThrow('stopping');
+    expect(turns).toBe(3);
+  });
 });

@@ -14,7 +14,11 @@ export class Yielder {
   /** How many times it gave way: lets tests see that a loop ticks. */
   yields = 0;
 
-  constructor(private readonly budgetMs: number = DEFAULT_YIELD_BUDGET_MS) {}
+  /** With `signal`: once it is aborted, the next turn given rejects with its reason, and the loop stops there. */
+  constructor(
+    private readonly budgetMs: number = DEFAULT_YIELD_BUDGET_MS,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   tick(): Promise<void> | undefined {
     if (performance.now() - this.last < this.budgetMs) return undefined;
@@ -23,6 +27,7 @@ export class Yielder {
 
   private async giveWay(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.signal?.throwIfAborted();
     this.yields++;
     this.last = performance.now();
   }

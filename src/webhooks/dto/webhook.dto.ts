@@ -147,8 +147,22 @@ export class ProfileEventDataDto {
   productIDs: string[];
 }
 
+export class ReportEventDataDto {
+  @ApiProperty({ ...UUID, example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
+  reportID: string;
+
+  @ApiProperty({ ...UUID, example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
+  interviewID: string;
+
+  @ApiProperty({ ...UUID, example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b' })
+  productID: string;
+
+  @ApiProperty({ enum: ['completed', 'failed'], example: 'completed', description: 'How the report ended: read it with reports/getOne.' })
+  status: string;
+}
+
 /** What is POSTed to the endpoint (Standard Webhooks): a thin reference; read the record through the API for more. */
-@ApiExtraModels(InviteEventDataDto, ProfileEventDataDto)
+@ApiExtraModels(InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto)
 export class WebhookPayloadDto {
   @ApiProperty({ enum: WEBHOOK_EVENTS, example: 'invite.completed' })
   type: WebhookEventType;
@@ -157,10 +171,10 @@ export class WebhookPayloadDto {
   timestamp: string;
 
   @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(InviteEventDataDto) }, { $ref: getSchemaPath(ProfileEventDataDto) }],
-    description: 'invite.*: the invite; profile.*: the profile.',
+    oneOf: [{ $ref: getSchemaPath(InviteEventDataDto) }, { $ref: getSchemaPath(ProfileEventDataDto) }, { $ref: getSchemaPath(ReportEventDataDto) }],
+    description: 'invite.*: the invite; profile.*: the profile; report.completed: the report.',
   })
-  data: InviteEventDataDto | ProfileEventDataDto;
+  data: InviteEventDataDto | ProfileEventDataDto | ReportEventDataDto;
 }
 
 export class DeliveryDto {

@@ -1,0 +1,61 @@
+import type { KeysetList } from '../common/keyset';
+import { rawDate } from '../database/column-types';
+import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
+import type { AnswerSourceRow } from '../invites/invites.repository';
+import { AnswerSource, ExportRow, answersOf } from './answer-rows';
+
+/** Invites per query: each carries its transcript. */
+const INVITES_PER_QUERY = 200;
+
+function sourceOf(r: AnswerSourceRow): AnswerSource {
+  const conversation = JSON.parse(r.conversation) as ConversationTurn[];
+  return {
+    linkID: r.linkID,
+    createdAt: rawDate(r.createdAt),
+    status: r.status,
+    startedOn: r.startedOn === null ? null : rawDate(r.startedOn),
+    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
+    language: r.language,
+    userInfo: r.userInfo === null ? null : (JSON.parse(r.userInfo) as UserInfo),
+    conversation,
+    turnMeta: r.turnMeta === null ? [] : (JSON.parse(r.turnMeta) as TurnMeta[]),
+  };
+}
+
+/** Where a read of answers starts: inside an invite (from a turn on), or at the first. */
+export interface AnswersStart {
+  cursor: string;
+  linkID: string;
+  fromTurn: number;
+}
+
+/**
+ * An interview's answers, read from its invites' transcripts a batch of invites at a time, in the
+ * lists' order (invite creation, then linkID) and transcript order within an invite. A batch of
+ * invites yields its answers as one chunk: memory holds a batch, whatever the interview's size.
+ */
+export async function* answerChunks(
+  list: KeysetList<AnswerSourceRow>,
+  questions: readonly string[],
+  options: { start?: AnswersStart; questionIndex?: number; invitesPerQuery?: number } = {},
+): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {
+  const perQuery = options.invitesPerQuery ?? INVITES_PER_QUERY;
+  let cursor = options.start?.cursor;
+  let fromCursor = options.start !== undefined;
+  for (;;) {
+    const page = await list.page(perQuery, cursor, fromCursor);
+    const sources = page.rows.map(sourceOf);
+    const rows: ExportRow[] = [];
+    for (const source of sources) {
+      const from = options.start && source.linkID === options.start.linkID ? options.start.fromTurn : 0;
+      for (const row of answersOf(source, questions, from)) {
+        if (options.questionIndex === undefined || row.questionIndex === options.questionIndex) rows.push(row);
+      }
+    }
+    yield { rows, sources };
+    if (page.next === undefined) return;
+    cursor = page.next;
+    fromCursor = false;
+  }
+}
+

@@ -1,0 +1,41 @@
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ConfigModule } from '../config/config.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { InterviewersModule } from '../interviewers/interviewers.module';
+import { InterviewsModule } from '../interviews/interviews.module';
+import { InvitesModule } from '../invites/invites.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
+import { AnalystsService } from './analyst/analysts.service';
+import { ReportBuilder } from './report-builder';
+import { ReportWorker } from './report-worker';
+import { ReportsConfig, readReportsConfig } from './reports.config';
+import { ReportsController } from './reports.controller';
+import { ReportsRepository } from './reports.repository';
+import { ReportsService } from './reports.service';
+import { ReportPageController } from './share/report-page.controller';
+
+/** A shared report holds interviewees' words: no copies in caches, no indexing. */
+function privatePage(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  next();
+}
+
+/**
+ * Reports on interviews' answers: queued through the API, made in the background by ReportWorker in
+ * every instance of the HTTP service, shared as pages at /r/{shareID}. The shared page brings what it
+ * needs from the HTTP pipeline itself: its headers, its rate limit and its error page.
+ */
+@Module({
+  imports: [ConfigModule.forFeature(ReportsConfig, readReportsConfig), IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
+  controllers: [ReportsController, ReportPageController],
+  providers: [ReportsService, ReportsRepository, ReportBuilder, ReportWorker, AnalystsService],
+  exports: [ReportsService],
+})
+export class ReportsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(privatePage).forRoutes({ path: 'r/*path', method: RequestMethod.ALL });
+  }
+}

@@ -1,0 +1,181 @@
+import { TestApp, bearer, expectError, scopedToken, uniq, useTestApp } from './helpers/app';
+import { makeInterview, makeProduct } from './helpers/factories';
+import { waitFor } from './helpers/wait';
+
+const GUIDELINES = ['1. What do you use Acme Notes for?', '2. What would you change about Acme Notes?'].join('\n');
+
+/** Six interviewees: two topics per question, each answer long enough not to be probed. */
+const PEOPLE: { name: string; answers: [string, string] }[] = [
+  { name: 'Ada', answers: ['I use it for meeting notes with my team every single week.', 'The pricing is too expensive for a small team like ours, honestly.'] },
+  { name: 'Grace', answers: ['Meeting notes mostly, shared with the whole team after each call.', 'The price went up twice this year and it is too expensive now.'] },
+  { name: 'Alan', answers: ['Team meeting notes and the agendas we write before each meeting.', 'Too expensive: the pricing per seat hurts a small team a lot.'] },
+  { name: 'Edsger', answers: ['Research notes for my thesis, with citations and long drafts.', 'Search is slow on big notebooks and I wait seconds for results.'] },
+  { name: 'Barbara', answers: ['My research notes and reading lists for the thesis chapters.', 'Search is slow, really slow, when the notebook gets big.'] },
+  { name: 'Donald', answers: ['Long research drafts and notes on papers for my thesis work.', 'The slow search on large notebooks makes me wait every day.'] },
+];
+
+interface Quote {
+  linkID: string;
+  turnIndex: number;
+  text: string;
+}
+
+describe('Reports', () => {
+  let t: TestApp;
+  let admin: string;
+  useTestApp((app) => ({ t, admin } = app), { REPORT_POLL_SECONDS: '1' });
+
+  let orgID: string;
+  let productID: string;
+  let interviewID: string;
+  let links: string[];
+
+  const post = (path: string, body: Record<string, unknown>, token = admin) => t.http.post(path).set(bearer(token)).send(body);
+  const get = (path: string, query: Record<string, unknown>, token = admin) => t.http.get(path).query(query).set(bearer(token));
+  const report = async (reportID: string) => (await get('/v1/reports/getOne', { reportID })).body.result;
+  const completed = (reportID: string) => waitFor(`report ${reportID} completed`, async () => ((await report(reportID)).status === 'completed' ? report(reportID) : undefined), 20_000);
+
+  beforeAll(async () => {
+    orgID = uniq('org');
+    productID = await makeProduct(t, admin, { orgID, name: 'Acme Notes' });
+    interviewID = await makeInterview(t, admin, productID, { interviewName: 'What teams use it for', guidelines: GUIDELINES });
+    const res = await get('/v1/invites/createInvites', { interviewID, count: PEOPLE.length + 2 });
+    links = (res.body.result as string[]).map((url) => new URL(url).pathname.split('/').pop()!);
+    for (const [i, person] of PEOPLE.entries()) {
+      await t.http.post(`/i/${links[i]}/start`).send({ name: person.name, email: `${person.name.toLowerCase()}@example.com`, consent: true }).expect(200);
+      for (const answer of person.answers) await t.http.post(`/i/${links[i]}/reply`).send({ content: answer }).expect(200);
+      // "Anything else?" answered: completed.
+      const last = await t.http.post(`/i/${links[i]}/reply`).send({ content: 'No, nothing else to add from my side today.' }).expect(200);
+      expect(last.body.result.status).toBe('completed');
+    }
+    // One abandoned, one never started.
+    await t.http.post(`/i/${links[PEOPLE.length]}/start`).send({ name: 'Quitter', email: 'q@example.com', consent: true }).expect(200);
+    await t.http.post(`/i/${links[PEOPLE.length]}/end`).send({}).expect(200);
+  });
+
+  it('queues an offline report and makes it in the background: counts that match a hand count, verbatim quotes', async () => {
+    const res = await post('/v1/reports/addOne', { interviewID });
+    expect(res.status).toBe(201);
+    const { reportID } = res.body.result;
+    const done = await completed(reportID);
+    expect(done).toMatchObject({ reportID, interviewID, productID, analyst: null, status: 'completed', error: null });
+    expect(done.completed_on).toMatch(/Z$/);
+    expect(done.progress.done).toBe(done.progress.total);
+    const result = done.result;
+    // Hand count: 8 invites: 6 completed, 1 abandoned, 1 pending; 7 ever started.
+    expect(result.invites).toEqual({ total: 8, pending: 1, started: 0, completed: 6, abandoned: 1, expired: 0, revoked: 0 });
+    expect(result.completionRate).toBe(0.8571);
+    expect(result.medianDurationSeconds).toEqual(expect.any(Number));
+    expect(result.droppedQuotes).toBe(0);
+    expect(result.questions.map((q: { questionIndex: number | null; answered: number }) => [q.questionIndex, q.answered])).toEqual([
+      [0, 6],
+      [1, 6],
+      [null, 6],
+    ]);
+    expect(result.sentiment.scored).toBe(18);
+    // Two topics per question, three interviewees each: the themes find them.
+    const themesOf = (i: number) => (result.questions[i].themes as { theme: string; answers: number }[]).map((th) => th.answers).sort();
+    expect(themesOf(0)).toEqual([3, 3]);
+    expect(themesOf(1)).toEqual([3, 3]);
+    const keyphrases = (result.questions[1].keyphrases as { phrase: string }[]).map((k) => k.phrase).join(' | ');
+    expect(keyphrases).toMatch(/expensive|pric/);
+    expect(keyphrases).toMatch(/search|slow/);
+
+    // Every quote is a verbatim substring of at least three words of the interviewee turn it cites.
+    const quotes: Quote[] = [
+      ...result.questions.flatMap((q: { quotes: Quote[]; themes: { quotes: Quote[] }[] }) => [...q.quotes, ...q.themes.flatMap((th) => th.quotes)]),
+      ...result.themes.flatMap((th: { quotes: Quote[] }) => th.quotes),
+    ];
+    expect(quotes.length).toBeGreaterThan(4);
+    for (const quote of quotes) {
+      const turn = (await get('/v1/invites/getOne', { linkID: quote.linkID })).body.result.conversation[quote.turnIndex];
+      expect(turn.role).toBe('interviewee');
+      expect(turn.content).toContain(quote.text);
+      expect(quote.text.split(/\s+/).filter(Boolean).length).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('lists an interview\'s reports, oldest first', async () => {
+    const first = (await post('/v1/reports/addOne', { interviewID })).body.result.reportID;
+    const second = (await post('/v1/reports/addOne', { interviewID })).body.result.reportID;
+    await completed(second);
+    const list = (await get('/v1/reports/getList', { interviewID })).body.result as { reportID: string }[];
+    const ids = list.map((r) => r.reportID);
+    expect(ids.indexOf(first)).toBeLessThan(ids.indexOf(second));
+    expect((await get('/v1/reports/getList', { interviewID, limit: 1 })).body.result).toHaveLength(1);
+  });
+
+  it('shares a completed report as a page no token opens, until unshared', async () => {
+    const { reportID } = (await post('/v1/reports/addOne', { interviewID })).body.result;
+    await completed(reportID);
+    const shared = await post('/v1/reports/share', { reportID, expiresInDays: 2 });
+    expect(shared.status).toBe(200);
+    const { url, expires_on } = shared.body.result;
+    expect(url).toMatch(/^http:\/\/localhost:\d+\/r\/[A-Za-z0-9_-]{32}$/);
+    expect(Date.parse(expires_on) - Date.now()).toBeGreaterThan(2 * 86_400_000 - 60_000);
+    const path = new URL(url).pathname;
+
+    const page = await t.http.get(path);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(page.text).toContain('What teams use it for');
+    expect(page.text).toContain('What would you change about Acme Notes?');
+    expect(page.text).toContain('<svg');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const link of links) expect(page.text).not.toContain(link);
+
+    const unshared = await post('/v1/reports/unshare', { reportID });
+    expect(unshared.body.result).toEqual({ reportID, status: 'unshared', links: 1 });
+    const gone = await t.http.get(path);
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('This report link is not valid or has expired');
+    expect(gone.text).not.toContain(path.split('/').pop());
+  });
+
+  it('answers a 404 page for unknown and malformed share links', async () => {
+    for (const shareID of ['A'.repeat(32), 'x', 'not%20a%20link']) {
+      const res = await t.http.get(`/r/${shareID}`);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('This report link is not valid or has expired');
+    }
+  });
+
+  it('refuses what cannot be: an unknown analyst, sharing an unfinished report, bad days, foreign reports', async () => {
+    expectError(await post('/v1/reports/addOne', { interviewID, analyst: 'no-such-agent' }), 400, /analyst must be the name of an openai agent/);
+    expectError(await post('/v1/reports/addOne', { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' }), 404, /interview/);
+    expectError(await post('/v1/reports/addOne', { interviewID, extra: 1 }), 400, /extra/);
+    const queued = (await post('/v1/reports/addOne', { interviewID })).body.result.reportID;
+    const early = await post('/v1/reports/share', { reportID: queued });
+    // The worker may already have made it; until then, 409.
+    if (early.status !== 200) expectError(early, 409, /only a completed report can be shared/);
+    for (const days of [0, 91, 1.5, '7']) expectError(await post('/v1/reports/share', { reportID: queued, expiresInDays: days }), 400, /expiresInDays/);
+    const stranger = await scopedToken(t, { orgID: uniq('other') });
+    expectError(await get('/v1/reports/getOne', { reportID: queued }, stranger), 404);
+    expectError(await post('/v1/reports/share', { reportID: queued }, stranger), 404);
+    expectError(await get('/v1/reports/getList', { interviewID }, stranger), 404);
+    await completed(queued);
+  });
+
+  it('reports on an interview without answers: zeros and nulls, no made-up numbers', async () => {
+    const empty = await makeInterview(t, admin, productID, { interviewName: 'Nobody yet', guidelines: GUIDELINES });
+    const { reportID } = (await post('/v1/reports/addOne', { interviewID: empty })).body.result;
+    const { result } = await completed(reportID);
+    expect(result).toMatchObject({
+      invites: { total: 0, pending: 0, started: 0, completed: 0, abandoned: 0, expired: 0, revoked: 0 },
+      completionRate: null,
+      medianDurationSeconds: null,
+      medianAnswerWords: null,
+      sentiment: { mean: null, negative: 0, neutral: 0, positive: 0, scored: 0 },
+      themes: [],
+      droppedQuotes: 0,
+    });
+    expect(result.questions).toEqual([
+      expect.objectContaining({ questionIndex: 0, answered: 0, medianWords: null, themes: [], quotes: [], keyphrases: [] }),
+      expect.objectContaining({ questionIndex: 1, answered: 0 }),
+    ]);
+  });
+});
