@@ -94,6 +94,33 @@ const types = (got: Received[]) => got.map((r) => r.payload.type).sort();
 describe('Webhook events', () => {
   const w = useWebhookApp({ WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_RETRY_SCHEDULE: '0.4,0.4' });
 
+  it('delivers invite.abandoned for an interview ended before any answer, and no profile event', async () => {
+    const orgID = uniq('org');
+    const mine = await w.hook(w.admin, { orgID });
+    const { interviewID, productID, linkID } = await w.setup(orgID);
+    await w.t.http.post(`/i/${linkID}/start`).send({ name: 'Ada Lovelace', email: 'ada@example.com', consent: true }).expect(200);
+    await w.t.http.post(`/i/${linkID}/end`).send({}).expect(200);
+    const got = await w.receiver.waitFor(mine.path, 2);
+    expect(types(got)).toEqual(['invite.abandoned', 'invite.started']);
+    const abandoned = got.find((r) => r.payload.type === 'invite.abandoned')!;
+    expect(abandoned.payload.data).toEqual({ linkID, interviewID, productID, orgID, status: 'abandoned', completed_on: null });
+  });
+
+  it('delivers report.completed when a report is made, to the endpoints that see its product', async () => {
+    const orgID = uniq('org');
+    const mine = await w.hook(w.admin, { orgID, events: ['report.completed'] });
+    const theirs = await w.hook(w.admin, { orgID: uniq('org') });
+    const { interviewID, productID, linkID } = await w.setup(orgID);
+    await w.interview(linkID);
+    const { reportID } = (await w.t.http.post('/v1/reports/addOne').set(bearer(w.admin)).send({ interviewID }).expect(201)).body.result;
+    const [got] = await w.receiver.waitFor(mine.path, 1);
+    expect(got.verifyError).toBeNull();
+    expect(got.payload).toEqual({ type: 'report.completed', timestamp: expect.stringMatching(/Z$/), data: { reportID, interviewID, productID, status: 'completed' } });
+    const report = (await w.t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(w.admin))).body.result;
+    expect(report.status).toBe('completed');
+    expect(await w.deliveries(theirs.webhookID)).toEqual([]);
+  });
+
   it("delivers an interview's invite.started, invite.completed and profile.created to the owner's endpoint, signed, and nothing to another organization's", async () => {
     const orgID = uniq('org');
     const mine = await w.hook(w.admin, { orgID });
