@@ -3,6 +3,7 @@ import { sqlDate } from '../src/database/column-types';
 import { ProfilesService } from '../src/profiles/profiles.service';
 import { TestApp, adminToken, bearer, expectError, registeredRoutes, scopedToken, startApp, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { waitFor } from './helpers/wait';
 import { dbFingerprint } from './helpers/fingerprint';
 
 /**
@@ -129,6 +130,10 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
     const interviewID = await makeInterview(t, admin, productID);
     const [linkID] = await t.app.get(InvitesService).insertInvites({ interviewID, productID, orgID }, 2);
     const profileID = await t.app.get(ProfilesService).create({ productIDs: [productID], firstName: 'Victim' });
+    // The victim's report is made before the victim has a webhook: nothing happens in the background while the table runs.
+    const report = await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID });
+    const reportID: string = report.body.result.reportID;
+    await waitFor('the victim\'s report', async () => ((await t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(admin))).body.result.status === 'completed' ? true : undefined));
     const hook = await t.http.post('/v1/webhooks/addOne').set(bearer(admin)).send({ url: 'https://93.184.215.14/victim', orgID });
     const webhookID: string = hook.body.result.webhookID;
     // A delivery already made (an event sent earlier), so that no relay works on it while the table runs.
@@ -138,8 +143,7 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
       "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, retry_step, next_attempt_at, claim_token, created_at, updated_at) VALUES (?, ?, 'profile.created', ?, 'delivered', 0, NULL, NULL, ?, ?)",
       [deliveryID, webhookID, JSON.stringify({ type: 'profile.created', timestamp: new Date().toISOString(), data: { profileID, productIDs: [productID] } }), at, at],
     );
-    const report = await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID });
-    victim = { reportID: report.body.result.reportID, orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
+    victim = { reportID, orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
 
     const myOrg = uniq('intruder');
     intruder = await scopedToken(t, { orgID: myOrg, userID: uniq('intruder_user') });

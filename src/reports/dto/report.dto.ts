@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
 import { INVITE_LIMITS } from '../../invites/invite.limits';
@@ -6,7 +6,7 @@ import type { InviteCounts, Keyphrase, QuestionReport, Quote, ReportResult, Sent
 import { REPORT_LIMITS, REPORT_STATUSES, ReportStatus } from '../reports.limits';
 
 /** Counts in a report are bounded by what a database can hold; the schema says so. */
-const COUNT = { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } as const;
+const COUNT = { type: 'integer' as const, format: 'int32', minimum: 0, maximum: 2_147_483_647 };
 const TIME = { type: String, format: 'date-time', maxLength: 30 } as const;
 const TEXT_MAX = 10_000;
 const LIST_MAX = 10_000;
@@ -118,40 +118,39 @@ export class InviteCountsDto implements InviteCounts {
   revoked: number;
 }
 
-export class ReportResultDto implements ReportResult {
-  @ApiProperty({ type: InviteCountsDto, description: "The interview's invites by their status at asOf." })
-  invites: InviteCountsDto;
-
-  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.7143, description: 'completed ÷ invites ever started (whatever their status now); null when none was.' })
-  completionRate: number | null;
-
-  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 315_360_000, example: 612, description: 'Start to completion, median over completed invites; null when none.' })
-  medianDurationSeconds: number | null;
-
-  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: INVITE_LIMITS.transcriptBytes, example: 14, description: 'Median words per answer, all questions; null without answers.' })
-  medianAnswerWords: number | null;
-
-  @ApiProperty({ type: SentimentSplitDto, description: 'Over every answer.' })
-  sentiment: SentimentSplitDto;
-
-  @ApiProperty({ type: [QuestionReportDto], maxItems: LIST_MAX, description: 'One per guideline question, in order, then one (questionIndex null) for unattributed answers when there are any.' })
-  questions: QuestionReportDto[];
-
-  @ApiProperty({ type: [ThemeDto], maxItems: LIST_MAX, description: 'Themes across the whole interview.' })
-  themes: ThemeDto[];
-
-  @ApiProperty({ ...COUNT, example: 0, description: "Quotes an analyst model gave that were not verbatim in the cited turn: dropped, never stored." })
-  droppedQuotes: number;
-
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', maxLength: TEXT_MAX },
-    maxItems: 100,
-    example: ['The model failed on question 2; that part is the offline analysis.'],
-    description: 'How the result was made, where the reader should know (parts that fell back to the offline analysis, languages without a stop-word list).',
-  })
-  notes: string[];
-}
+/**
+ * A report's result, inline because it is nullable (null until the report is completed) and OpenAPI
+ * 3.0 cannot make a $ref nullable (see USER_INFO_SCHEMA in invite.dto.ts); its parts are models.
+ */
+const RESULT_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  selfRequired: true,
+  description: 'Once completed; null before, and when failed.',
+  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'questions', 'themes', 'droppedQuotes', 'notes'],
+  properties: {
+    invites: { allOf: [{ $ref: getSchemaPath(InviteCountsDto) }], description: "The interview's invites by their status at asOf." },
+    completionRate: { type: 'number', nullable: true, minimum: 0, maximum: 1, example: 0.7143, description: 'completed ÷ invites ever started (whatever their status now); null when none was.' },
+    medianDurationSeconds: { type: 'number', nullable: true, minimum: 0, maximum: 315_360_000, example: 612, description: 'Start to completion, median over completed invites; null when none.' },
+    medianAnswerWords: { type: 'number', nullable: true, minimum: 0, maximum: INVITE_LIMITS.transcriptBytes, example: 14, description: 'Median words per answer, all questions; null without answers.' },
+    sentiment: { allOf: [{ $ref: getSchemaPath(SentimentSplitDto) }], description: 'Over every answer.' },
+    questions: {
+      type: 'array',
+      items: { $ref: getSchemaPath(QuestionReportDto) },
+      maxItems: LIST_MAX,
+      description: 'One per guideline question, in order, then one (questionIndex null) for unattributed answers when there are any.',
+    },
+    themes: { type: 'array', items: { $ref: getSchemaPath(ThemeDto) }, maxItems: LIST_MAX, description: 'Themes across the whole interview.' },
+    droppedQuotes: { ...COUNT, example: 0, description: 'Quotes an analyst model gave that were not verbatim in the cited turn: dropped, never stored.' },
+    notes: {
+      type: 'array',
+      items: { type: 'string', maxLength: TEXT_MAX },
+      maxItems: 100,
+      example: ['Themes of question 2 are the offline analysis: the model\'s answer was not valid JSON.'],
+      description: 'How the result was made, where the reader should know (parts that fell back to the offline analysis, languages without a stop-word list).',
+    },
+  },
+};
 
 export class ReportProgressDto {
   @ApiProperty({ ...COUNT, example: 4200, description: 'Answers analysed so far.' })
@@ -161,6 +160,7 @@ export class ReportProgressDto {
   total: number;
 }
 
+@ApiExtraModels(InviteCountsDto, SentimentSplitDto, QuestionReportDto, ThemeDto)
 export class ReportDto {
   @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
   reportID: string;
@@ -192,8 +192,8 @@ export class ReportDto {
   @ApiProperty({ type: String, nullable: true, maxLength: REPORT_LIMITS.error, example: null, description: 'Why it failed, in plain words; null otherwise.' })
   error: string | null;
 
-  @ApiProperty({ type: ReportResultDto, nullable: true, description: 'Once completed; null before, and when failed.' })
-  result: ReportResultDto | null;
+  @ApiProperty(RESULT_SCHEMA)
+  result: ReportResult | null;
 }
 
 export class ReportIdResultDto {
