@@ -7,7 +7,7 @@ import { OpenAiAgentConfig, Secret, readInterviewerAgents, readInterviewersConfi
 
 const KEY = 'sk-live-0123456789abcdefABCDEF';
 const GPT = { kind: 'openai', baseUrl: 'https://api.openai.com/v1/', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', description: '  GPT for onboarding studies ' };
-const OLLAMA = { kind: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b', timeoutMs: 60000, maxTurns: 12 };
+const OLLAMA = { kind: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b', timeoutMs: 60000, maxTurns: 12, contextTokens: 32768 };
 
 const read = (env: Record<string, string>) => readInterviewersConfig(env);
 const agents = (value: unknown, env: Record<string, string> = {}) => read({ INTERVIEWER_AGENTS: JSON.stringify(value), OPENAI_API_KEY: KEY, ...env });
@@ -42,6 +42,7 @@ describe(readInterviewerAgents.name, () => {
       timeoutMs: 20000,
       maxTurns: 30,
       description: 'GPT for onboarding studies',
+      contextTokens: 8192,
     });
     expect(sut.get('ollama.local')).toEqual({
       kind: 'openai',
@@ -51,6 +52,7 @@ describe(readInterviewerAgents.name, () => {
       timeoutMs: 60000,
       maxTurns: 12,
       description: null,
+      contextTokens: 32768,
     });
   });
 
@@ -118,6 +120,10 @@ describe(readInterviewerAgents.name, () => {
       ['a fractional maxTurns', agentsEnv({ gpt: { ...GPT, maxTurns: 2.5 } }), /maxTurns must be a whole number from 2 to 200/],
       ['maxTurns under 2', agentsEnv({ gpt: { ...GPT, maxTurns: 1 } }), /maxTurns must be a whole number from 2 to 200 \(got 1\)/],
       ['maxTurns over 200', agentsEnv({ gpt: { ...GPT, maxTurns: 201 } }), /maxTurns must be a whole number from 2 to 200/],
+      ['contextTokens under 2,048', agentsEnv({ gpt: { ...GPT, contextTokens: 2047 } }), /agent "gpt": contextTokens must be a whole number from 2048 to 2000000 \(got 2047\)/],
+      ['contextTokens over 2,000,000', agentsEnv({ gpt: { ...GPT, contextTokens: 2_000_001 } }), /contextTokens must be a whole number from 2048 to 2000000/],
+      ['a fractional contextTokens', agentsEnv({ gpt: { ...GPT, contextTokens: 8192.5 } }), /contextTokens must be a whole number/],
+      ['contextTokens as a string', agentsEnv({ gpt: { ...GPT, contextTokens: '8k' } }), /contextTokens must be a whole number from 2048 to 2000000 \(got "8k"\)/],
       ['a description over 500 characters', agentsEnv({ gpt: { ...GPT, description: 'd'.repeat(501) } }), /description must be at most 500 characters/],
       ['apiKeyEnv naming an unset variable', agentsEnv({ gpt: { ...GPT, apiKeyEnv: 'MISSING_KEY' } }), /agent "gpt": apiKeyEnv names MISSING_KEY, which is not set$/],
       ['apiKeyEnv naming an empty variable', agentsEnv({ gpt: GPT }, { OPENAI_API_KEY: ' ' }), /apiKeyEnv names OPENAI_API_KEY, which is not set/],

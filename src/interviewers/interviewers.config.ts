@@ -44,7 +44,20 @@ export interface OpenAiAgentConfig {
   timeoutMs: number;
   maxTurns: number;
   description: string | null;
+  /**
+   * The model's context window in tokens (prompt and answer together): the LLM analyst sends a
+   * question's answers in as many requests as they need to fit. Read from the configuration it is always
+   * set (CONTEXT_TOKENS.default when absent); a config built by hand may leave it out for the default.
+   */
+  contextTokens?: number;
 }
+
+/**
+ * Bounds of an agent's contextTokens. 2,048 is the smallest context that holds the analyst's prompt, a
+ * full codebook and its answer with room for answers; 8,192 is what small local models offer.
+ * TODO(shared): belongs with INTERVIEWER_LIMITS in interviewer.limits.ts.
+ */
+export const CONTEXT_TOKENS = { min: 2048, max: 2_000_000, default: 8192 } as const;
 
 /** One entry per kind; a new kind adds its config here. */
 export type InterviewerAgentConfig = OpenAiAgentConfig;
@@ -66,7 +79,7 @@ type Json = Record<string, unknown>;
 
 const VARIABLE = 'INTERVIEWER_AGENTS';
 const FIELDS: Record<InterviewerAgentConfig['kind'], readonly string[]> = {
-  openai: ['kind', 'baseUrl', 'model', 'apiKeyEnv', 'timeoutMs', 'maxTurns', 'description'],
+  openai: ['kind', 'baseUrl', 'model', 'apiKeyEnv', 'timeoutMs', 'maxTurns', 'description', 'contextTokens'],
 };
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** What an HTTP header value may carry: a key with spaces or line breaks would fail on every call. */
@@ -152,6 +165,7 @@ function readAgent(env: Env, where: string, value: unknown): InterviewerAgentCon
     timeoutMs: readWholeNumber(where, 'timeoutMs', value.timeoutMs, INTERVIEWER_LIMITS.timeoutMs),
     maxTurns: readWholeNumber(where, 'maxTurns', value.maxTurns, INTERVIEWER_LIMITS.maxTurns),
     description: readText(where, 'description', value.description, INTERVIEWER_LIMITS.description, false),
+    contextTokens: readWholeNumber(where, 'contextTokens', value.contextTokens, CONTEXT_TOKENS),
   };
 }
 
