@@ -10,6 +10,7 @@ import { jsonBody } from './common/json-body';
 import { ResultInterceptor } from './common/result.interceptor';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { InterviewersModule } from './interviewers/interviewers.module';
@@ -63,6 +64,8 @@ export class AppModule implements NestModule {
   constructor(private readonly config: AppConfig) {}
 
   static forRoot(config: AppConfig): DynamicModule {
+    // Every feature module is imported above: all their settings are registered, and checked here.
+    ConfigModule.checkFeatures(config);
     return { module: AppModule, imports: [CoreModule.forRoot(config)] };
   }
 
