@@ -1,16 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { validateInput } from '../common/validation';
+import { ChatFailure, ChatMessage, chatCompletion } from './chat-completion';
 import type { OpenAiAgentConfig } from './interviewers.config';
 import { NewProfileDetails } from '../profiles/dto/new-profile.dto';
 import { PROFILE_LIMITS } from '../profiles/profile.limits';
 import { closingMessage, firstNameOf, interviewQuestions } from './default-interviewer';
 import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } from './interviewer-agent';
 import { INTERVIEWER_LIMITS } from './interviewer.limits';
-
-interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
 const failure = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
@@ -81,37 +77,33 @@ export class OpenAiInterviewer implements InterviewerAgent {
 
   /** One chat completion, its answer parsed as JSON and read by `read`; never rejects. */
   private async ask<T>(messages: ChatMessage[], read: (answer: unknown) => Outcome<T>): Promise<Outcome<T>> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
-    if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey.reveal()}`;
-    let body: string | null;
-    try {
-      const response = await fetch(`${this.config.baseUrl}/chat/completions`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ model: this.config.model, messages, response_format: { type: 'json_object' } }),
-        // Covers the body too: a server that sends headers and then stalls is cut off as well.
-        signal: AbortSignal.timeout(this.config.timeoutMs),
-        // A redirect would carry the request (and its key) somewhere nobody configured.
-        redirect: 'error',
-      });
-      if (!response.ok) {
-        await response.body?.cancel();
-        return failure(`the model server answered HTTP ${response.status}`);
-      }
-      body = await readBounded(response, INTERVIEWER_LIMITS.responseBytes);
-    } catch (error) {
-      return failure(describeFailure(error, this.config.timeoutMs));
-    }
-    if (body === null) return failure(`the response is over ${INTERVIEWER_LIMITS.responseBytes} bytes`);
-    const content = contentOf(body);
-    if (content === null) return failure('the response is not a chat completion with a message');
+    const outcome = await chatCompletion(this.config, { messages, response_format: { type: 'json_object' } }, { responseBytes: INTERVIEWER_LIMITS.responseBytes });
+    if (!outcome.ok) return failure(describe(outcome.failure));
     let answer: unknown;
     try {
-      answer = JSON.parse(content);
+      answer = JSON.parse(outcome.content);
     } catch {
       return failure('the model did not answer with JSON');
     }
     return read(answer);
+  }
+}
+
+/** The reason a turn fell back, for the log. */
+function describe(f: ChatFailure): string {
+  switch (f.kind) {
+    case 'http':
+      return `the model server answered HTTP ${f.status}`;
+    case 'timeout':
+      return `no answer within ${f.ms} ms`;
+    case 'unreachable':
+      return `cannot reach the model server${f.code ? ` (${f.code})` : ''}`;
+    case 'too-large':
+      return `the response is over ${f.bytes} bytes`;
+    case 'refused':
+    case 'no-content':
+    case 'not-a-completion':
+      return 'the response is not a chat completion with a message';
   }
 }
 
@@ -206,49 +198,4 @@ function readSummary(answer: unknown): Outcome<InterviewSummary> {
     return failure(`the summary is out of bounds: ${(error as Error).message}`);
   }
   return { ok: true, value: summary };
-}
-
-/** choices[0].message.content of a chat completion, or null. */
-function contentOf(body: string): string | null {
-  let completion: unknown;
-  try {
-    completion = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  const choice: unknown = isObject(completion) && Array.isArray(completion.choices) ? completion.choices[0] : undefined;
-  const message = isObject(choice) ? choice.message : undefined;
-  return isObject(message) && typeof message.content === 'string' ? message.content : null;
-}
-
-/** Reads at most `limit` bytes of the body; null when there are more. */
-async function readBounded(response: Response, limit: number): Promise<string | null> {
-  if (Number(response.headers.get('content-length')) > limit) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Why a request failed, from its error's name and code only: messages may quote what was sent. */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  // By name, not instanceof: fetch's DOMException may come from another realm than this module's Error.
-  const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  const code: unknown = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return `cannot reach the model server${typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : ''}`;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InterviewersConfig } from '../../interviewers/interviewers.config';
 import { UnknownAnalystException } from '../reports.errors';
 import { Analyst, OfflineAnalyst } from './analyst';
+import { LlmAnalyst } from './llm-analyst';
 
 /**
  * The analysts a report may name: the built-in offline analysis (no name), or an `openai` agent of
@@ -31,6 +32,6 @@ export class AnalystsService {
     if (name === null) return { analyst: this.offline };
     const config = this.interviewers.agents.get(name);
     if (config?.kind !== 'openai') return { analyst: this.offline, note: `The analyst "${name}" is no longer configured: this report is the built-in offline analysis.` };
-    return { analyst: this.offline, note: `The analyst "${name}" is not available in this version: this report is the built-in offline analysis.` };
+    return { analyst: new LlmAnalyst(name, config) };
   }
 }
