@@ -1,4 +1,6 @@
-import { TestApp, bearer, expectError, scopedToken, uniq, useTestApp } from './helpers/app';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { waitFor } from './helpers/wait';
 
@@ -177,5 +179,121 @@ describe('Reports', () => {
       expect.objectContaining({ questionIndex: 0, answered: 0, medianWords: null, themes: [], quotes: [], keyphrases: [] }),
       expect.objectContaining({ questionIndex: 1, answered: 0 }),
     ]);
+  });
+});
+
+/**
+ * A report whose themes a model codes: a stand-in chat-completions server speaking the real protocol
+ * over HTTP. Among good answers it paraphrases a quote, states counts of its own, and answers one
+ * question with malformed JSON; the report keeps only verbatim quotes, counts interviewees itself, and
+ * makes that question's themes the offline analysis, saying so in its notes.
+ */
+describe('Reports with a model as the analyst', () => {
+  let t: TestApp;
+  let admin: string;
+  let model: Server;
+  const requests: { schema: string; user: string; body: string }[] = [];
+  const PARAPHRASE = 'It simply costs far too much money';
+
+  /** The answers a request lists, as the analyst writes them: one JSON object per line. */
+  const answersOf = (user: string) =>
+    user
+      .split('\n')
+      .filter((line) => line.startsWith('{"id":'))
+      .map((line) => JSON.parse(line) as { id: string; text: string });
+
+  function answer(body: { messages: { role: string; content: string }[]; response_format: { json_schema: { name: string } } }): string {
+    const schema = body.response_format.json_schema.name;
+    const user = body.messages.at(-1)!.content;
+    if (schema === 'interview_themes') {
+      const ids = user.split('\n').filter((line) => line.startsWith('{"id":"t')).map((line) => (JSON.parse(line) as { id: string }).id);
+      return JSON.stringify({ themes: [{ theme: 'Cost and speed', description: 'What interviewees would change.', questionThemes: ids, quotes: [] }] });
+    }
+    // The first question's answers get a reply that is not JSON.
+    if (user.includes('What do you use Acme Notes for?')) return '{"themes": [ {"theme": "Meetings", ';
+    const answers = answersOf(user);
+    const pricey = answers.filter((a) => /expensive|pric/i.test(a.text));
+    const slow = answers.filter((a) => /slow|search/i.test(a.text));
+    const firstWords = (text: string) => text.split(' ').slice(0, 4).join(' ');
+    if (pricey.length < 2 || slow.length < 1) {
+      // The closing answers: one theme of them all.
+      return JSON.stringify({ themes: [{ theme: 'Nothing more', description: 'Nothing to add.', members: answers.map((a) => a.id), quotes: [{ answer: answers[0].id, text: firstWords(answers[0].text) }] }] });
+    }
+    return JSON.stringify({
+      themes: [
+        // "answers": 99 is the model's own count: the server counts members itself.
+        { theme: 'Too expensive', description: 'The price hurts small teams.', members: pricey.map((a) => a.id), answers: 99, quotes: [{ answer: pricey[0].id, text: firstWords(pricey[0].text) }, { answer: pricey[1].id, text: PARAPHRASE }] },
+        { theme: 'Slow search', description: 'Search is slow on big notebooks.', members: slow.map((a) => a.id), quotes: [{ answer: slow[0].id, text: firstWords(slow[0].text) }] },
+      ],
+    });
+  }
+
+  beforeAll(async () => {
+    model = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(raw);
+        requests.push({ schema: body.response_format.json_schema.name, user: body.messages.at(-1).content, body: raw });
+        const content = answer(body);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+    t = await startApp({ REPORT_POLL_SECONDS: '1', INTERVIEWER_AGENTS: JSON.stringify({ 'stand-in': { kind: 'openai', baseUrl, model: 'stand-in-model', timeoutMs: 5000 } }) });
+    admin = await adminToken(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => model.close(resolve));
+  });
+
+  it('keeps the model\'s themes where they hold, drops paraphrased quotes, counts members itself, falls back where the model fails', async () => {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org'), name: 'Acme Notes' });
+    const interviewID = await makeInterview(t, admin, productID, { interviewName: 'With a model', guidelines: GUIDELINES });
+    const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: PEOPLE.length }).set(bearer(admin));
+    const links = (res.body.result as string[]).map((url) => new URL(url).pathname.split('/').pop()!);
+    for (const [i, person] of PEOPLE.entries()) {
+      await t.http.post(`/i/${links[i]}/start`).send({ name: person.name, email: `${person.name.toLowerCase()}@example.com`, consent: true }).expect(200);
+      for (const content of [...person.answers, 'No, nothing else to add from my side today.']) await t.http.post(`/i/${links[i]}/reply`).send({ content }).expect(200);
+    }
+
+    const { reportID } = (await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID, analyst: 'stand-in' }).expect(201)).body.result;
+    const done = await waitFor('the report', async () => {
+      const r = (await t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(admin))).body.result;
+      return r.status === 'completed' ? r : undefined;
+    }, 20_000);
+    const { result } = done;
+    expect(done.analyst).toBe('stand-in');
+
+    // Question 2: the model's themes, counted by the server (3 interviewees each, not the model's 99).
+    const change = result.questions[1];
+    expect(change.themes.map((th: { theme: string; answers: number }) => [th.theme, th.answers])).toEqual([
+      ['Too expensive', 3],
+      ['Slow search', 3],
+    ]);
+    // The paraphrase is gone and counted; the verbatim quote stays.
+    expect(result.droppedQuotes).toBe(1);
+    const quotes = change.themes.flatMap((th: { quotes: Quote[] }) => th.quotes) as Quote[];
+    expect(quotes.map((q) => q.text)).not.toContain(PARAPHRASE);
+    expect(quotes).toHaveLength(2);
+    for (const quote of quotes) {
+      const turn = (await t.http.get('/v1/invites/getOne').query({ linkID: quote.linkID }).set(bearer(admin))).body.result.conversation[quote.turnIndex];
+      expect(turn.content).toContain(quote.text);
+    }
+    // Question 1: the model's answer was not JSON, so its themes are the offline analysis, and a note says so.
+    expect(result.notes.join('\n')).toMatch(/question 1 .*offline analysis.*not valid JSON/i);
+    expect(result.questions[0].themes.length).toBeGreaterThan(0);
+    // Across the interview: the model's theme, its members the union of the themes it named.
+    expect(result.themes.map((th: { theme: string }) => th.theme)).toEqual(['Cost and speed']);
+
+    // What the model was sent: answers only, never a linkID, a name or an email.
+    expect(requests.some((r) => r.schema === 'question_themes')).toBe(true);
+    for (const r of requests) {
+      for (const link of links) expect(r.body).not.toContain(link);
+      for (const person of PEOPLE) expect(r.body).not.toContain(`${person.name.toLowerCase()}@example.com`);
+    }
   });
 });
