@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
 import { BIG_LIST_INVITES, BIG_LIST_TURNS, seedBigList } from './biglist';
+import { STUDY_INVITES, STUDY_QUESTIONS, seedStudy, studyGuidelines } from './insights';
 import { inTransaction } from './baseline/transaction';
 import { DataSource } from 'typeorm';
 import { hashToken } from '../src/auth/token-cache';
@@ -28,7 +29,7 @@ import { sqlDate } from '../src/database/column-types';
 import { DATASET_FILE, Options, ROOT, UsageError, log, sleep } from './cli';
 
 export interface Dataset {
-  version: 3;
+  version: 4;
   createdAt: string;
   database: string;
   /** Organization of exactly N products, for getList at 100, 1,000 and 10,000 rows. */
@@ -48,6 +49,8 @@ export interface Dataset {
   roomLinks: string[];
   /** Lists at scale: an interview of BIG_LIST_INVITES completed invites with BIG_LIST_TURNS-turn transcripts. */
   bigListInterviewID: string;
+  /** Insights at scale: an interview of STUDY_INVITES completed invites of STUDY_QUESTIONS answers each. */
+  studyInterviewID: string;
   counts: { products: number; invites: number; profiles: number; interviews: number };
 }
 
@@ -179,13 +182,30 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
   counts.interviews += 1;
   counts.invites += BIG_LIST_INVITES;
 
+  // Insights at scale: a study of 10,000 completed interviews of 10 questions, on a product of its own.
+  const studyPool = mysqlPool(url);
+  let studyInterviewID: string;
+  try {
+    ({ interviewID: studyInterviewID } = await interviews.create(
+      { productID: readInterview.product_id, interviewName: 'Bench: a study of 10,000 interviews', guidelines: studyGuidelines() },
+      admin,
+    ));
+    const t0 = Date.now();
+    await seedStudy(studyPool, { interviewID: studyInterviewID, productID: readInterview.product_id, orgID: inv.orgIDs[0] });
+    log(`  ${STUDY_INVITES.toLocaleString('en-US')} completed interviews of ${STUDY_QUESTIONS} questions written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    await studyPool.end();
+  }
+  counts.interviews += 1;
+  counts.invites += STUDY_INVITES;
+
   // SeedService issues two tokens per run; the benchmark uses its own, so these are revoked at once.
   const seedTokens = [p100, p1k, p10k, inv].flatMap((r) => [r.adminToken, r.orgToken]).map(hashToken);
   await dataSource.query('UPDATE api_tokens SET revoked_at = ? WHERE token_hash IN (?)', [new Date(), seedTokens]);
 
   const [middle] = (await dataSource.query('SELECT id FROM products WHERE org_id = ? ORDER BY created_at, id LIMIT 1 OFFSET 5000', [p10k.orgIDs[0]])) as { id: string }[];
   return {
-    version: 3,
+    version: 4,
     createdAt: new Date().toISOString(),
     database: databaseName(url),
     orgs: { '100': p100.orgIDs[0], '1000': p1k.orgIDs[0], '10000': p10k.orgIDs[0] },
@@ -197,13 +217,14 @@ async function seed(app: SeedContext, url: string): Promise<Dataset> {
     roomInterviewID,
     roomLinks,
     bigListInterviewID,
+    studyInterviewID,
     counts,
   };
 }
 
 async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> {
   const file = relative(ROOT, DATASET_FILE);
-  if (d.version !== 3) throw new Error(`${file} is from another version of the harness: run without --skip-seed`);
+  if (d.version !== 4) throw new Error(`${file} is from another version of the harness: run without --skip-seed`);
   if (d.database !== databaseName(url)) throw new Error(`${file} describes database "${d.database}", not "${databaseName(url)}": run without --skip-seed`);
   for (const [size, orgID] of Object.entries(d.orgs)) {
     const [[row]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM products WHERE org_id = ?', [orgID]);
@@ -216,6 +237,8 @@ async function checkDataset(pool: Pool, d: Dataset, url: string): Promise<void> 
     d.roomInterviewID,
     sqlDate(new Date(Date.now() + 86_400_000)),
   ]);
+  const [[study]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n, SUM(answer_count) AS answers FROM invites WHERE interview_id = ?', [d.studyInterviewID]);
+  if (Number(study.n) !== STUDY_INVITES) throw new Error(`interview ${d.studyInterviewID} has ${study.n} invites, expected ${STUDY_INVITES}: run without --skip-seed`);
   const [[big]] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM invites WHERE interview_id = ?', [d.bigListInterviewID]);
   if (Number(big.n) !== BIG_LIST_INVITES) throw new Error(`interview ${d.bigListInterviewID} has ${big.n} invites, expected ${BIG_LIST_INVITES}: run without --skip-seed`);
   if (Number(room.n) !== d.roomLinks.length) throw new Error(`interview ${d.roomInterviewID} has ${room.n} invites valid for another day, expected ${d.roomLinks.length}: run without --skip-seed`);

@@ -25,6 +25,8 @@ export interface LoadConfig {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Requests per second over all connections (autocannon's overallRate); unset: as fast as the server answers. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -84,6 +86,7 @@ function run(config: LoadConfig, seconds: number): Promise<{ result: AutocannonR
         setupClient: spread(config),
         connections: config.connections,
         duration: seconds,
+        ...(config.rate ? { overallRate: config.rate } : {}),
         timeout: 60,
       },
       (err, result) => (err ? reject(err) : resolve({ result, latencies })),

@@ -45,16 +45,24 @@ export function estimateSeconds(o: Options, servers: Pick<Server, 'operations'>[
 }
 
 function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): Promise<Measurement> {
-  const config: LoadConfig = {
-    url: `http://127.0.0.1:${server.port}${op.path(d)}`,
-    method: op.method,
-    headers: headersFor(token, op),
-    body: op.body?.(d),
-    paths: op.paths?.(d),
-    connections: o.connections,
-    durationSeconds: o.duration,
-    warmupSeconds: warmupSeconds(o),
-  };
+  return runLoad(
+    server,
+    {
+      url: `http://127.0.0.1:${server.port}${op.path(d)}`,
+      method: op.method,
+      headers: headersFor(token, op),
+      body: op.body?.(d),
+      paths: op.paths?.(d),
+      connections: o.connections,
+      durationSeconds: o.duration,
+      warmupSeconds: warmupSeconds(o),
+    },
+    op.key,
+  );
+}
+
+/** One run of the load generator in its own process against `server`, its RSS sampled meanwhile. */
+export function runLoad(server: Server, config: LoadConfig, what: string): Promise<Measurement> {
   return new Promise((resolve, reject) => {
     const child = track(spawn(process.execPath, [LOAD_MAIN, JSON.stringify(config)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
     const rss = new RssSampler(server.child.pid!);
@@ -71,7 +79,7 @@ function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): P
       } catch (error) {
         return reject(error as Error);
       }
-      if (code !== 0) return reject(new Error(`the load generator failed (${code ?? signal}) on ${op.key} against ${server.phrase}: ${stderr.trim()}`));
+      if (code !== 0) return reject(new Error(`the load generator failed (${code ?? signal}) on ${what} against ${server.phrase}: ${stderr.trim()}`));
       try {
         resolve({ ...(JSON.parse(stdout) as LoadResult), peakRssMb });
       } catch (error) {

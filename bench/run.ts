@@ -20,6 +20,7 @@ import { createPool, type RowDataPacket } from 'mysql2/promise';
 import { LOAD_MAIN, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
 import { Dataset, ROOM_QUESTIONS, ROOM_START_TURNS, cleanWrites, databaseName, prepareDataset, resetRoom } from './dataset';
 import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './biglist';
+import { InsightsRun, insightsSection, measureInsights } from './insights';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit } from './processes';
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
   const meta: Record<string, string> = {};
   let results: Awaited<ReturnType<typeof measureAll>>;
   const bigList: BigListRun[] = [];
+  let insights: InsightsRun | undefined;
   try {
     await cleanWrites(pool, dataset);
     await resetRoom(pool, dataset);
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
       bigList.push(run);
       log(`[${round}/${o.rounds}] invites/getList of ${BIG_LIST_INVITES} invites, unpaged: first byte ${run.ttfbMs.toFixed(0)} ms, all ${run.totalMs.toFixed(0)} ms, RSS +${run.rssGrowthMb.toFixed(1)} MB`);
     }
+    insights = await measureInsights(service, { interviewID: dataset.studyInterviewID, productID: dataset.productID }, token, o.rounds);
 
     Object.assign(
       meta,
@@ -198,7 +201,7 @@ async function main(): Promise<void> {
   const logSizes = servers.map((s) => `${s.name}.log ${fmt(statSync(s.logFile).size / 2 ** 20, 1)} MB`).join(', ');
   meta['total time'] = `${fmt((Date.now() - started) / 1000)} s (logs: ${logSizes})`;
   const named = servers.map(({ name, label, phrase, operations }) => ({ name, label, phrase, operations }));
-  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList)]);
+  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!)]);
   writeFileSync(join(RESULTS, 'latest.md'), md);
   const raw = {
     meta,
@@ -207,6 +210,7 @@ async function main(): Promise<void> {
     operations: results.ops.map((r) => ({ key: r.op.key, runs: r.runs })),
     scaling: results.scaling.map((r) => ({ key: r.c.key, rows: r.c.rows, medianMs: r.runs })),
     bigList,
+    insights,
   };
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(raw, null, 2)}\n`);
   process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'latest.md'))} (raw numbers: latest.json).\n`);
