@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import type { Pool } from 'mysql2/promise';
 import { sqlDate } from '../src/database/column-types';
 import { newUrlSecrets } from '../src/common/ids';
+import { answerSentiment } from '../src/profiles/sentiment';
 import { syntheticAnswers } from '../src/reports/analysis/synthetic-answers';
 import { inTransaction } from './baseline/transaction';
 import { log, sleep } from './cli';
@@ -30,6 +31,8 @@ export function studyGuidelines(): string {
 }
 
 /** The study's invites, completed, with transcripts and per-turn data as the room writes them. */
+const NOTHING_ELSE_SENTIMENT = answerSentiment('No, that is all.', 'en');
+
 export async function seedStudy(pool: Pool, study: { interviewID: string; productID: string; orgID: string }): Promise<void> {
   const answers = syntheticAnswers(STUDY_ANSWERS, { questions: STUDY_QUESTIONS, seed: 7 });
   const questions = studyGuidelines().split('\n').slice(1).map((line) => line.replace(/^\d+\. /, ''));
@@ -43,19 +46,21 @@ export async function seedStudy(pool: Pool, study: { interviewID: string; produc
     for (let k = start; k < start + count; k++) {
       const began = base + k * 60_000;
       const conversation: { role: string; content: string }[] = [{ role: 'system', content: `Consent given ${new Date(began).toISOString()}: recorded.` }];
-      const meta: { at: string; questionIndex: number | null }[] = [{ at: new Date(began).toISOString(), questionIndex: null }];
+      const meta: { at: string; questionIndex: number | null; sentiment?: number | null }[] = [{ at: new Date(began).toISOString(), questionIndex: null }];
       let at = began;
-      const turn = (role: string, content: string, questionIndex: number | null) => {
+      // As the room stores them: an answer's sentiment is scored once, when it is stored.
+      const turn = (role: string, content: string, questionIndex: number | null, sentiment?: number | null) => {
         conversation.push({ role, content });
-        meta.push({ at: new Date(at).toISOString(), questionIndex });
+        meta.push(sentiment === undefined ? { at: new Date(at).toISOString(), questionIndex } : { at: new Date(at).toISOString(), questionIndex, sentiment });
       };
       for (let q = 0; q < STUDY_QUESTIONS; q++) {
         turn('interviewer', q === 0 ? `Hello, and thank you for taking the time. ${questions[q]}` : questions[q], q);
         at += 20_000 + (k % 7) * 5_000;
-        turn('interviewee', answers[k * STUDY_QUESTIONS + q].answer, null);
+        const answer = answers[k * STUDY_QUESTIONS + q];
+        turn('interviewee', answer.answer, null, answer.sentiment);
       }
       turn('interviewer', 'Is there anything else you would like to tell us?', null);
-      turn('interviewee', 'No, that is all.', null);
+      turn('interviewee', 'No, that is all.', null, NOTHING_ELSE_SENTIMENT);
       turn('interviewer', 'Thank you, that is all our questions. Goodbye!', null);
       const user = JSON.stringify({ email: `person${k}@example.com`, name: `Person ${k}`, occupation: 'Analyst' });
       params.push(links[k], study.interviewID, study.productID, study.orgID, user, sqlDate(new Date(began)), sqlDate(new Date(at)), sqlDate(new Date(at)), expires);
@@ -173,11 +178,11 @@ export const STEADY_RATE = 200;
  * report runs (the load lasts 80% of the report's time alone, so that all of it falls within the run).
  */
 export async function measureInsights(server: Server, study: { interviewID: string; productID: string }, token: string, rounds: number): Promise<InsightsRun> {
-  const exports: ExportRun[] = [];
+  const downloads: ExportRun[] = [];
   const reports: ReportRun[] = [];
   for (let round = 1; round <= rounds; round++) {
-    exports.push(await measureExport(server, study.interviewID, token));
-    log(`[${round}/${rounds}] exportAnswers of ${STUDY_ANSWERS} answers: first byte ${exports.at(-1)!.ttfbMs.toFixed(0)} ms, all ${exports.at(-1)!.totalMs.toFixed(0)} ms, RSS +${exports.at(-1)!.rssGrowthMb.toFixed(1)} MB`);
+    downloads.push(await measureExport(server, study.interviewID, token));
+    log(`[${round}/${rounds}] exportAnswers of ${STUDY_ANSWERS} answers: first byte ${downloads.at(-1)!.ttfbMs.toFixed(0)} ms, all ${downloads.at(-1)!.totalMs.toFixed(0)} ms, RSS +${downloads.at(-1)!.rssGrowthMb.toFixed(1)} MB`);
     reports.push(await measureReport(server, study.interviewID, token));
     log(`[${round}/${rounds}] report on ${STUDY_ANSWERS} answers: ${reports.at(-1)!.seconds.toFixed(1)} s, RSS +${reports.at(-1)!.rssGrowthMb.toFixed(1)} MB`);
   }
@@ -194,7 +199,7 @@ export async function measureInsights(server: Server, study: { interviewID: stri
     measureReport(server, study.interviewID, token),
   ]);
   log(`products/getOne at ${STEADY_RATE} req/s: p99 ${idle.latencyMs.p99.toFixed(2)} ms idle, ${underReport.latencyMs.p99.toFixed(2)} ms while a report runs`);
-  return { exports, reports, idle, underReport, loadRate: STEADY_RATE };
+  return { exports: downloads, reports, idle, underReport, loadRate: STEADY_RATE };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

@@ -20,6 +20,7 @@ import { KeyedQueue } from '../../src/common/keyed-queue';
 import { rawDate, sqlDate } from '../../src/database/column-types';
 import { DefaultInterviewer } from '../../src/interviewers/default-interviewer';
 import type { InterviewBrief, Turn } from '../../src/interviewers/interviewer-agent';
+import { answerSentiment } from '../../src/profiles/sentiment';
 import { BUILT_IN_INTERVIEWER } from '../../src/interviewers/interviewer.limits';
 import type { InviteStatus } from '../../src/invites/invite-status';
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
@@ -86,7 +87,11 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
   const conversation = JSON.stringify([...before, answer, question]);
   // The per-turn data the service keeps beside the transcript: when, and the question asked.
   const at = now.toISOString();
-  const turnMeta = JSON.stringify([...(row.turnMeta === null ? [] : (JSON.parse(row.turnMeta) as unknown[])), { at, questionIndex: null }, { at, questionIndex: next.questionIndex }]);
+  const turnMeta = JSON.stringify([
+    ...(row.turnMeta === null ? [] : (JSON.parse(row.turnMeta) as unknown[])),
+    { at, questionIndex: null, sentiment: answerSentiment(answer.content, row.language) },
+    { at, questionIndex: next.questionIndex },
+  ]);
   if (before.length + 2 > INVITE_LIMITS.turns || Buffer.byteLength(conversation, 'utf8') > INVITE_LIMITS.transcriptBytes) {
     throw new HttpError(409, "this interview's transcript is full");
   }

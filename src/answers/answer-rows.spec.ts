@@ -71,6 +71,14 @@ describe(answersOf.name, () => {
     expect(rows[0]).toMatchObject({ sentiment: null, language: 'es' });
   });
 
+  it('reads the sentiment stored with an answer instead of scoring it again, and scores answers stored without one', () => {
+    const stored = source([['interviewer', 'Q0', 0], ['interviewee', 'This is terrible and I hate it.']]);
+    stored.turnMeta[1] = { at: null, questionIndex: null, sentiment: 0.5 };
+    expect(answersOf(stored, QUESTIONS)[0].sentiment).toBe(0.5);
+    const unscored = source([['interviewer', 'Q0', 0], ['interviewee', 'This is terrible and I hate it.']]);
+    expect(answersOf(unscored, QUESTIONS)[0].sentiment).toBeLessThan(-0.5);
+  });
+
   it('starts from a turn when asked (a page that resumes inside an invite)', () => {
     const rows = answersOf(
       source([

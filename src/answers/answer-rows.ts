@@ -72,7 +72,7 @@ export function answersOf(source: AnswerSource, questions: readonly string[], fr
         followUp,
         at: meta?.at ?? null,
         words: countWords(turn.content),
-        sentiment: answerSentiment(turn.content, language),
+        sentiment: meta?.sentiment !== undefined ? meta.sentiment : answerSentiment(turn.content, language),
         language,
         status: source.status,
         startedOn: source.startedOn?.toISOString() ?? null,

@@ -10,6 +10,7 @@ import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
 import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
+import { answerSentiment } from '../profiles/sentiment';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
 import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
 import { transaction } from '../database/transaction';
@@ -82,13 +83,29 @@ const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned',
  * New turns as they are stored: the transcript's entries (role and content only, checked like an HTTP
  * body would be) and their per-turn data, stamped `now`.
  */
-function checkedTurns(turns: NewTurn[], now: Date): { conversation: ConversationTurn[]; meta: TurnMeta[] } {
+function checkedTurns(turns: NewTurn[], now: Date, language: string | null): { conversation: ConversationTurn[]; meta: TurnMeta[] } {
   const checked = validateInput(TurnsInput, { turns: turns.map(({ role, content }) => ({ role, content })) } as TurnsInput).turns;
   const at = now.toISOString();
   return {
     conversation: checked.map(({ role, content }) => ({ role, content })),
-    meta: turns.map((turn) => ({ at, questionIndex: turn.role === 'interviewer' && Number.isInteger(turn.questionIndex) ? turn.questionIndex : null })),
+    // An answer is scored once, here: lists, exports and reports read the score rather than score it again.
+    meta: turns.map((turn) =>
+      turn.role === 'interviewee'
+        ? { at, questionIndex: null, sentiment: answerSentiment(turn.content, language) }
+        : { at, questionIndex: turn.role === 'interviewer' && Number.isInteger(turn.questionIndex) ? turn.questionIndex : null },
+    ),
   };
+}
+
+/** The sentiment of each interviewee turn: as stored with it, or scored now for turns stored before scores were kept. */
+export function answerScores(conversation: readonly ConversationTurn[], meta: readonly TurnMeta[], language: string | null): (number | null)[] {
+  const scores: (number | null)[] = [];
+  conversation.forEach((turn, i) => {
+    if (turn.role !== 'interviewee') return;
+    const stored = meta[i]?.sentiment;
+    scores.push(stored !== undefined ? stored : answerSentiment(turn.content, language));
+  });
+  return scores;
 }
 
 /** Whether the interviewee has said anything: an interview ended before that is abandoned, not completed. */
@@ -159,7 +176,7 @@ export class InviteLifecycleService {
    */
   async start(invite: RoomInvite, userInfo: UserInfo, turns: NewTurn[], language: string, now = new Date()): Promise<void> {
     const person = validateInput(UserInfoInput, userInfo);
-    const { conversation, meta } = checkedTurns(turns, now);
+    const { conversation, meta } = checkedTurns(turns, now, language);
     await this.change(invite, 'pending', now, () => ({
       status: 'started',
       userInfo: { email: person.email ?? null, name: person.name ?? null, occupation: person.occupation ?? null },
@@ -175,14 +192,14 @@ export class InviteLifecycleService {
    * invite and records the interview in its interviewee's profile.
    */
   async append(invite: RoomInvite, turns: NewTurn[], complete: { summary: CompletionSummary } | null, now = new Date()): Promise<void> {
-    const added = checkedTurns(turns, now);
+    const added = checkedTurns(turns, now, invite.language);
     const conversation = [...invite.conversation, ...added.conversation];
     if (conversation.length > INVITE_LIMITS.turns || Buffer.byteLength(JSON.stringify(conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
       throw new TranscriptFullException();
     }
     const turnMeta = [...invite.turnMeta, ...added.meta];
     await this.change(invite, 'started', now, async (db) => {
-      if (complete) await this.recordProfile(db, { ...invite, conversation }, complete.summary, now);
+      if (complete) await this.recordProfile(db, { ...invite, conversation, turnMeta }, complete.summary, now);
       const answerCount = conversation.filter((turn) => turn.role === 'interviewee').length;
       return complete ? { status: 'completed', conversation, turnMeta, answerCount, completedOn: now } : { conversation, turnMeta, answerCount };
     });
@@ -283,8 +300,7 @@ export class InviteLifecycleService {
       productUserID: invite.productUserID,
       person: { email: invite.userInfo?.email ?? null, name: invite.userInfo?.name ?? null, occupation: invite.userInfo?.occupation ?? null },
       completedOn: now,
-      answers: invite.conversation.filter((t) => t.role === 'interviewee').map((t) => t.content),
-      language: invite.language,
+      scores: answerScores(invite.conversation, invite.turnMeta, invite.language),
       summary,
     });
   }

@@ -19,12 +19,18 @@ export interface ConversationTurn {
 
 /**
  * What is kept of each turn beside the transcript (turn_meta, one entry per conversation turn, in
- * order): when it was stored, and for an interviewer turn the guideline question it asks or follows
- * up. null where it is not known (turns stored before it was kept) or not a question.
+ * order): when it was stored, for an interviewer turn the guideline question it asks or follows up,
+ * and for an interviewee turn its sentiment. null where it is not known (turns stored before it was
+ * kept) or not a question.
  */
 export interface TurnMeta {
   at: string | null;
   questionIndex: number | null;
+  /**
+   * An interviewee turn's sentiment, scored once when it is stored (null: it could not be scored);
+   * absent on turns stored before it was kept, which are scored when read.
+   */
+  sentiment?: number | null;
 }
 
 @Entity('invites')

@@ -16,7 +16,7 @@ import { HistoryEntry, ProfileDetails, ProfileMetadata } from './profile.entity'
 import { PROFILE_LIMITS } from './profile.limits';
 import { ProfileNotFoundException } from './profiles.errors';
 import { NewProfileRow, ProfileRow, ProfilesRepository } from './profiles.repository';
-import { answerSentiment, foldMean } from './sentiment';
+import { foldMean } from './sentiment';
 import { transaction } from '../database/transaction';
 
 /** A completed interview, as the profile of its interviewee learns from it. */
@@ -28,10 +28,8 @@ export interface CompletedInterview {
   productUserID: string | null;
   person: { email: string | null; name: string | null; occupation: string | null };
   completedOn: Date;
-  /** What the interviewee said, each turn scored for sentiment where it can be (see answerSentiment). */
-  answers: readonly string[];
-  /** The language the interview was held in. */
-  language: string | null;
+  /** The sentiment of each of the interviewee's answers; null for one that could not be scored (see answerSentiment). */
+  scores: readonly (number | null)[];
   /** An LLM agent's summary; null from the built-in agent, which leaves these details as they are. */
   summary: Pick<ProfileDetails, 'background' | 'productAlignment' | 'key_values' | 'interests'> | null;
 }
@@ -87,7 +85,7 @@ export class ProfilesService {
     const ownerKey = ownerKeyOf(c);
     const email = c.person.email?.trim().toLowerCase() || null;
     if (ownerKey === null || email === null) return null;
-    const scores = c.answers.map((answer) => answerSentiment(answer, c.language)).filter((score) => score !== null);
+    const scores = c.scores.filter((score) => score !== null);
     const at = c.completedOn.toISOString();
     const found = await this.profiles.lockMatching(db, ownerKey, email);
     if (!found) {
