@@ -76,6 +76,7 @@ const brief = (overrides: Partial<InterviewBrief> = {}): InterviewBrief => ({
   productName: 'Acme Notes',
   productDesc: 'A note-taking app for teams.',
   interviewName: 'Onboarding friction, Q4',
+  language: 'en',
   guidelines: null,
   intervieweeName: 'Ana María López',
   ...overrides,

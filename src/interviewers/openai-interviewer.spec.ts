@@ -28,6 +28,7 @@ const brief: InterviewBrief = {
   productName: 'Acme Notes',
   productDesc: 'A note-taking app for teams.',
   interviewName: 'Onboarding friction, Q4',
+  language: 'en',
   guidelines: GUIDELINES,
   intervieweeName: 'Ana López',
 };
