@@ -37,8 +37,8 @@ export class RoomController {
       'of another invite. A pending or started invite past expires_on answers as expired. Until the interview starts, its language follows the request ' +
       '(the interview\'s own, else `lang`, then Accept-Language, else en); from the start it is the one recorded.',
   })
-  @ApiQuery({ name: 'lang', required: false, description: 'A preferred language tag (as on the invite URL, `/i/{linkID}?lang=es`); unsupported ones are passed over.', schema: { type: 'string', maxLength: 35, example: 'es' } })
-  @ApiHeader({ name: 'Accept-Language', required: false, description: "The browser's languages, by quality.", schema: { type: 'string', example: 'ja-JP,ja;q=0.9,en;q=0.8' } })
+  @ApiQuery({ name: 'lang', required: false, description: 'A preferred language tag (as on the invite URL, `/i/{linkID}?lang=es`); unsupported ones are passed over.', schema: { type: 'string', maxLength: 35 } })
+  @ApiHeader({ name: 'Accept-Language', required: false, description: "The browser's languages, by quality (e.g. ja-JP,ja;q=0.9,en;q=0.8).", schema: { type: 'string', maxLength: 1000 } })
   @ApiResult(SessionDto, { description: 'The session' })
   @ApiPublicErrors(NOT_FOUND)
   session(@Param('linkID', LinkIdPipe) linkID: string, @Query('lang') lang: unknown, @Headers('accept-language') acceptLanguage: string | undefined) {
@@ -56,7 +56,7 @@ export class RoomController {
   })
   @ApiResult(SessionDto, { description: 'The session, started' })
   @ApiPublicErrors(400, NOT_FOUND, WRONG_STATE, 413, 415)
-  @ApiHeader({ name: 'Accept-Language', required: false, description: 'Used for the language when the body has none and the interview fixes none.', schema: { type: 'string', example: 'es-ES,es;q=0.9' } })
+  @ApiHeader({ name: 'Accept-Language', required: false, description: 'Used for the language when the body has none and the interview fixes none.', schema: { type: 'string', maxLength: 1000 } })
   start(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: StartInterviewDto, @Headers('accept-language') acceptLanguage: string | undefined) {
     return this.room.start(linkID, dto, { acceptLanguage });
   }
