@@ -107,7 +107,7 @@ describe('Fieldwork in many languages', () => {
       const [consent, opening] = started.body.result.conversation;
       // The prefix stays English for the team; the text is the Japanese default that was shown.
       expect(consent.content).toMatch(/^Consent given \d{4}-.*Z: このインタビューは自動インタビュアーが行います。/);
-      expect(opening.content).toBe('Aikoさん、こんにちは。Acme Notes についてお話しする時間をいただき、ありがとうございます。 最初にどこで知りましたか？');
+      expect(opening.content).toBe('Aikoさん、こんにちは。Acme Notes についてお話しする時間をいただき、ありがとうございます。最初にどこで知りましたか？');
       expect((await session(linkID, 'es', 'de')).body.result.language).toBe('ja');
       const page = await t.http.get(`/i/${linkID}?lang=es`);
       expect(page.text).toMatch(/<html lang="ja" dir="ltr">/);

@@ -157,7 +157,7 @@ export class DefaultInterviewer implements InterviewerAgent {
     const step = scriptStep(questions.length, answers);
     switch (step.kind) {
       case 'question':
-        return { message: answers.length === 0 ? `${greeting(brief)} ${questions[0]}` : questions[step.index], done: false, questionIndex: step.index };
+        return { message: answers.length === 0 ? joinSentences(greeting(brief), questions[0]) : questions[step.index], done: false, questionIndex: step.index };
       case 'probe':
         return { message: translate(brief.language, `agent.probe.${(step.index % PROBE_COUNT) + 1}`), done: false, questionIndex: step.index };
       case 'anything-else':
@@ -170,6 +170,11 @@ export class DefaultInterviewer implements InterviewerAgent {
   async summarize(): Promise<InterviewSummary | null> {
     return null;
   }
+}
+
+/** Two sentences as one turn: Chinese and Japanese put no space after their full stop. */
+function joinSentences(first: string, second: string): string {
+  return /[。！？]$/.test(first) ? `${first}${second}` : `${first} ${second}`;
 }
 
 function greeting(brief: InterviewBrief): string {
