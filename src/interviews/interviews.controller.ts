@@ -86,7 +86,7 @@ export class InterviewsController {
       },
       defaults: {
         summary: 'Back to the defaults: the browser\'s language, the interview name, the service\'s consent, no redirect',
-        value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', language: null, publicTitle: null, consentText: null, completionRedirectUrl: null },
+        value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null },
       },
     },
   })
