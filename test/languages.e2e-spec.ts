@@ -135,6 +135,8 @@ describe('Fieldwork in many languages', () => {
       expect(fromBody.body.result.conversation[1].content).toMatch(/Acme Notes ile ilk nasıl tanıştınız/);
 
       const fixed = await setup({ language: 'fr' });
+      const questions = await t.http.get('/v1/interviews/getQuestions').query({ interviewID: fixed.interviewID }).set(bearer(admin));
+      expect(questions.body.result[1]).toEqual({ questionIndex: 1, question: 'À quoi vous sert principalement Acme Notes ?' });
       expect((await session(fixed.links[0], 'es', 'ja')).body.result.language).toBe('fr');
       const started = await t.http.post(`/i/${fixed.links[0]}/start`).send({ ...PERSON, language: 'es' });
       expect(started.body.result.language).toBe('fr');

@@ -124,7 +124,8 @@ export class InterviewsService {
     const found = await this.interviews.findOwned(interviewID);
     if (!found) throw new InterviewNotFoundException(interviewID);
     const product = await this.products.findForWork(found.interview.productID);
-    const questions = interviewQuestions(found.interview.guidelines, product.name).map((question, questionIndex) => ({ questionIndex, question }));
+    // An interview held in one language is asked the general set in it; with `auto` each invite may differ, so the English set stands for them.
+    const questions = interviewQuestions(found.interview.guidelines, product.name, found.interview.language ?? undefined).map((question, questionIndex) => ({ questionIndex, question }));
     return { interview: found.interview, productName: product.name, productDesc: product.desc, questions };
   }
 
