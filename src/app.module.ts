@@ -17,6 +17,7 @@ import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
+import { LanguagesModule } from './languages/languages.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
@@ -44,6 +45,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     InterviewsModule,
     AnswersModule,
     InterviewersModule,
+    LanguagesModule,
     InvitesModule,
     ProfilesModule,
     RoomModule,

@@ -39,6 +39,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('products', 'Products under study')
     .addTag('interviews', 'Interviews about a product')
     .addTag('interviewers', 'The interviewer agents an interview can use')
+    .addTag('languages', 'The languages the interview room and the built-in interviewer speak')
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
     .addTag('webhooks', 'Signed events (Standard Webhooks) when invites start, complete or expire and when profiles appear or change')

@@ -137,6 +137,22 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
   for (const index of ['-1', '1.5', 'abc', '1e3', '99999999999']) {
     out.push({ name: `${answers}: questionIndex=${index}`, method: 'GET', path: `${answers}?interviewID=${ids.interviewID}&questionIndex=${index}`, expect: [400] });
   }
+  // An interview's fieldwork settings: a supported language only, an https redirect only, each 400 and nothing written.
+  const fieldwork = (name: string, fields: object) =>
+    out.push({ name: `/v1/interviews/updateOne: ${name}`, method: 'POST', path: '/v1/interviews/updateOne', body: { interviewID: ids.interviewID, ...fields }, contentType: 'application/json', expect: [400] });
+  fieldwork('language not supported', { language: 'xx-YY' });
+  fieldwork('language as an object', { language: { $ne: 'en' } });
+  fieldwork('language over-long', { language: 'a'.repeat(300) });
+  fieldwork('language with NUL', { language: 'e\u0000n' });
+  fieldwork('redirect over http', { completionRedirectUrl: 'http://panel.example/done' });
+  fieldwork('redirect to javascript:', { completionRedirectUrl: 'javascript:alert(document.cookie)' });
+  fieldwork('redirect to data:', { completionRedirectUrl: 'data:text/html,<script>alert(1)</script>' });
+  fieldwork('redirect to a relative path', { completionRedirectUrl: '//panel.example/done' });
+  fieldwork('redirect with white space', { completionRedirectUrl: 'https://panel.example/do ne' });
+  fieldwork('redirect over-long', { completionRedirectUrl: `https://panel.example/${'a'.repeat(2100)}` });
+  fieldwork('public title over-long', { publicTitle: 'x'.repeat(201) });
+  fieldwork('consent text over-long', { consentText: 'x'.repeat(4001) });
+  fieldwork('consent text with a lone surrogate', { consentText: 'a\ud800b' });
   const exportPath = '/v1/interviews/exportAnswers';
   for (const format of ['xlsx', 'CSV', '', 'csv,jsonl']) {
     out.push({ name: `${exportPath}: format=${format}`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&format=${encodeURIComponent(format)}`, expect: [400] });
@@ -146,7 +162,7 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
 }
 
 /** Routes that take no input a client could get wrong but the query keys tried on every route's neighbours. */
-const NO_INPUT_ROUTES = ['GET /v1/interviewers/getList'];
+const NO_INPUT_ROUTES = ['GET /v1/interviewers/getList', 'GET /v1/languages/getList'];
 
 /** Writes bytes to a fresh connection and reads until the server closes it (or 5 s pass). */
 function rawExchange(server: Server, bytes: string): Promise<{ text: string; closed: boolean }> {

@@ -2,6 +2,9 @@ import { InvitesService } from '../src/invites/invites.service';
 import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
+/** The fieldwork settings of an interview that sets none. */
+const FIELDWORK_DEFAULTS = { language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null };
+
 describe('Interviews API', () => {
   let t: TestApp;
   let admin: string;
@@ -33,6 +36,7 @@ describe('Interviews API', () => {
           guidelines: 'Ask about day one.',
           userID: 'u1',
           interviewer: 'default',
+          ...FIELDWORK_DEFAULTS,
         },
       });
     });
@@ -47,6 +51,7 @@ describe('Interviews API', () => {
         guidelines: null,
         userID: null,
         interviewer: 'default',
+        ...FIELDWORK_DEFAULTS,
       });
     });
 
@@ -99,6 +104,7 @@ describe('Interviews API', () => {
         guidelines: 'g',
         userID: 'u',
         interviewer: 'default',
+        ...FIELDWORK_DEFAULTS,
       });
     });
 
@@ -186,7 +192,7 @@ describe('Interviews API', () => {
       const res = await t.http.get('/v1/interviews/getList').query({ productID }).set(bearer(admin));
       expect(res.status).toBe(200);
       expect(res.body.result.map((i: { interviewID: string }) => i.interviewID)).toEqual(ids);
-      expect(res.body.result[0]).toEqual({ interviewID: ids[0], productID, interviewName: 'I0', guidelines: null, userID: null, interviewer: 'default' });
+      expect(res.body.result[0]).toEqual({ interviewID: ids[0], productID, interviewName: 'I0', guidelines: null, userID: null, interviewer: 'default', ...FIELDWORK_DEFAULTS });
     });
 
     it('answers an empty list for a product without interviews', async () => {

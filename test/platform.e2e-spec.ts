@@ -167,6 +167,7 @@ describe('Authentication, envelope and platform routes', () => {
           '/v1/profiles/getOne',
           '/v1/profiles/getList',
           '/v1/interviewers/getList',
+          '/v1/languages/getList',
           '/v1/reports/addOne',
           '/v1/reports/getOne',
           '/v1/reports/getList',

@@ -66,7 +66,11 @@ describe('The interview room (/i/{linkID})', () => {
       expect(pending.status).toBe(200);
       expect(pending.body.result).toEqual({
         status: 'pending',
-        interviewName: 'Onboarding, Q4',
+        publicTitle: 'Onboarding, Q4',
+        language: 'en',
+        direction: 'ltr',
+        progress: { asked: 0, total: 2 },
+        redirectUrl: null,
         productName: 'Acme Notes',
         productImage: 'https://images.example/acme.png',
         consentText: expect.stringMatching(/automated interviewer/),
@@ -86,7 +90,12 @@ describe('The interview room (/i/{linkID})', () => {
 
       const first = await reply(linkID, LONG);
       expect(first.body).toEqual({
-        result: { status: 'started', turns: [{ role: 'interviewee', content: LONG }, { role: 'interviewer', content: 'What do you use it for on a normal day?' }] },
+        result: {
+          status: 'started',
+          turns: [{ role: 'interviewee', content: LONG }, { role: 'interviewer', content: 'What do you use it for on a normal day?' }],
+          progress: { asked: 2, total: 2 },
+          redirectUrl: null,
+        },
       });
       const short = await reply(linkID, 'Mostly notes.');
       // Fewer than 8 words: probed once, whatever the next question would be.
@@ -555,7 +564,13 @@ describe('The interview room with an LLM interviewer agent', () => {
     expect(started.body.result.conversation[1]).toEqual({ role: 'interviewer', content: 'Model question 1?' });
     expect((await t.http.post(`/i/${linkID}/reply`).send({ content: 'On paper, mostly, and then I type them up.' })).body.result.turns[1].content).toBe('Model question 2?');
     const last = await t.http.post(`/i/${linkID}/reply`).send({ content: 'Search is what I miss most.' });
-    expect(last.body.result).toEqual({ status: 'completed', turns: [{ role: 'interviewee', content: 'Search is what I miss most.' }, { role: 'interviewer', content: 'Model says thank you.' }] });
+    expect(last.body.result).toEqual({
+      status: 'completed',
+      turns: [{ role: 'interviewee', content: 'Search is what I miss most.' }, { role: 'interviewer', content: 'Model says thank you.' }],
+      // Only the built-in agent's script says where it stands.
+      progress: null,
+      redirectUrl: null,
+    });
 
     // The model was told the product and the guidelines, and never the email or the organization.
     expect(seen[0].system).toContain('Acme Notes');

@@ -78,6 +78,7 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
     productName: row.productName,
     productDesc: row.productDesc,
     interviewName: row.interviewName,
+    language: row.language ?? 'en',
     guidelines: row.guidelines,
     intervieweeName: userInfo?.name ?? null,
   };

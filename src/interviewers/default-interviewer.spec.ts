@@ -1,4 +1,4 @@
-import { DefaultInterviewer, countWords, generalQuestions, questionsOf } from './default-interviewer';
+import { DefaultInterviewer, countWords, generalQuestions, interviewQuestions, questionsOf } from './default-interviewer';
 import { AgentTurn, InterviewBrief, Turn } from './interviewer-agent';
 
 /** Guidelines as research teams write them, with the questions the agent must find in them. */
@@ -76,6 +76,7 @@ const brief = (overrides: Partial<InterviewBrief> = {}): InterviewBrief => ({
   productName: 'Acme Notes',
   productDesc: 'A note-taking app for teams.',
   interviewName: 'Onboarding friction, Q4',
+  language: 'en',
   guidelines: null,
   intervieweeName: 'Ana María López',
   ...overrides,
@@ -299,5 +300,39 @@ describe(DefaultInterviewer.name, () => {
 
   it('leaves the profile details empty', async () => {
     await expect(sut.summarize()).resolves.toBeNull();
+  });
+});
+
+describe('the built-in agent in other languages', () => {
+  const sut = new DefaultInterviewer();
+  const inLanguage = (language: string, overrides: Partial<InterviewBrief> = {}) => brief({ language, intervieweeName: 'Ana María López', ...overrides });
+  const after = (answers: string[]): Turn[] => answers.flatMap((content) => [{ role: 'interviewer', content: '…' }, { role: 'interviewee', content }]);
+
+  it('greets, asks its general questions, probes, asks for anything else and closes in the language of the interview', async () => {
+    const es = inLanguage('es');
+    await expect(sut.next(es, [])).resolves.toMatchObject({ message: 'Hola, Ana, y gracias por dedicar un momento a hablar con nosotros sobre Acme Notes. ¿Cómo conociste Acme Notes y qué te llevó a probarlo?' });
+    await expect(sut.next(es, after(['Poco.']))).resolves.toMatchObject({ message: '¿Podrías contarme un poco más sobre eso?', questionIndex: 0 });
+    const general = await sut.next(es, after(['Poco.', 'Me lo recomendó una compañera de trabajo hace ya unos meses.']));
+    expect(general.message).toBe('¿Para qué usas principalmente Acme Notes?');
+  });
+
+  it('asks guideline questions as written, whatever the language, and its own phrases in the language', async () => {
+    const ja = inLanguage('ja', { guidelines: '1. 最初にどこで知りましたか？' });
+    await expect(sut.next(ja, [])).resolves.toMatchObject({ message: 'Anaさん、こんにちは。Acme Notes についてお話しする時間をいただき、ありがとうございます。最初にどこで知りましたか？' });
+    const long = '同僚がチームの会議で紹介してくれて、その日のうちに使い始めました。';
+    await expect(sut.next(ja, after([long]))).resolves.toMatchObject({ message: 'Acme Notes について、ほかに伝えたいことはありますか？', questionIndex: null });
+    await expect(sut.next(ja, after([long, 'いいえ']))).resolves.toMatchObject({ message: 'Anaさん、ありがとうございました。質問は以上です。いただいた回答は Acme Notes のチームの役に立ちます。失礼いたします。', done: true });
+  });
+
+  it('keeps as many general questions in every language, so that question indexes do not depend on it', () => {
+    for (const language of ['en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'pl', 'tr', 'ja', 'zh', 'ar']) {
+      const questions = interviewQuestions(null, 'Acme Notes', language);
+      expect([language, questions.length]).toEqual([language, 5]);
+      for (const question of questions) expect([language, question]).toEqual([language, expect.stringContaining('Acme Notes')]);
+    }
+  });
+
+  it('greets without a name in the language when none was given', async () => {
+    await expect(sut.next(inLanguage('fr', { intervieweeName: null }), [])).resolves.toMatchObject({ message: expect.stringMatching(/^Bonjour, et merci de prendre le temps/) });
   });
 });

@@ -1,4 +1,6 @@
 import { splitName } from '../common/names';
+import { FALLBACK_LANGUAGE } from '../languages/languages';
+import { translate } from '../languages/messages';
 import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } from './interviewer-agent';
 import { INTERVIEWER_LIMITS } from './interviewer.limits';
 
@@ -52,24 +54,21 @@ export function questionsOf(guidelines: string | null): string[] {
     .filter((line) => QUESTION_END.test(line) && LETTER_OR_DIGIT.test(line));
 }
 
-/** Asked when the guidelines hold no question. */
-export function generalQuestions(productName: string): string[] {
-  return [
-    `How did you first come across ${productName}, and what made you try it?`,
-    `What do you mainly use ${productName} for?`,
-    `What do you like most about ${productName}?`,
-    `What frustrates you about ${productName}, or what would you change?`,
-    `If ${productName} disappeared tomorrow, what would you use instead?`,
-  ];
+/** How many general questions every catalog holds (agent.general.1 …): question indexes must not depend on the language. */
+export const GENERAL_QUESTION_COUNT = 5;
+
+/** Asked when the guidelines hold no question, in the interview's language. */
+export function generalQuestions(productName: string, language: string = FALLBACK_LANGUAGE): string[] {
+  return Array.from({ length: GENERAL_QUESTION_COUNT }, (_, i) => translate(language, `agent.general.${i + 1}`, { product: productName }));
 }
 
 /**
  * The questions an interview asks, 0-based, as GET /v1/interviews/getQuestions lists them: the
  * guidelines' questions, or the general set when they hold none. Turns' question indexes refer here.
  */
-export function interviewQuestions(guidelines: string | null, productName: string): string[] {
+export function interviewQuestions(guidelines: string | null, productName: string, language: string = FALLBACK_LANGUAGE): string[] {
   const found = questionsOf(guidelines);
-  return found.length > 0 ? found : generalQuestions(productName);
+  return found.length > 0 ? found : generalQuestions(productName, language);
 }
 
 const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]/u;
@@ -127,8 +126,8 @@ export function scriptStep(questionCount: number, answers: readonly string[]): S
   return step;
 }
 
-/** Probes in turn, one per question, so that two probes in a row do not repeat each other. */
-const PROBES = ['Could you tell me a little more about that?', 'Could you give me an example?', 'What makes you say that?'];
+/** Probes in turn, one per question, so that two probes in a row do not repeat each other (agent.probe.1 …). */
+const PROBE_COUNT = 3;
 
 /** The first word of the name from the start form, or null. */
 export function firstNameOf(fullName: string | null): string | null {
@@ -138,7 +137,7 @@ export function firstNameOf(fullName: string | null): string | null {
 /** The thank-you that ends an interview; also what an LLM agent says when its turns run out. */
 export function closingMessage(brief: InterviewBrief): string {
   const name = firstNameOf(brief.intervieweeName);
-  return `Thank you${name ? `, ${name}` : ''}, that is all our questions. Your answers help the team behind ${brief.productName}. Goodbye!`;
+  return name ? translate(brief.language, 'agent.closing', { name, product: brief.productName }) : translate(brief.language, 'agent.closingNoName', { product: brief.productName });
 }
 
 /**
@@ -153,16 +152,16 @@ export class DefaultInterviewer implements InterviewerAgent {
     'probes short answers once, then asks whether there is anything else and ends. Works offline.';
 
   async next(brief: InterviewBrief, transcript: readonly Turn[]): Promise<AgentTurn> {
-    const questions = interviewQuestions(brief.guidelines, brief.productName);
+    const questions = interviewQuestions(brief.guidelines, brief.productName, brief.language);
     const answers = transcript.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
     const step = scriptStep(questions.length, answers);
     switch (step.kind) {
       case 'question':
-        return { message: answers.length === 0 ? `${greeting(brief)} ${questions[0]}` : questions[step.index], done: false, questionIndex: step.index };
+        return { message: answers.length === 0 ? joinSentences(greeting(brief), questions[0]) : questions[step.index], done: false, questionIndex: step.index };
       case 'probe':
-        return { message: PROBES[step.index % PROBES.length], done: false, questionIndex: step.index };
+        return { message: translate(brief.language, `agent.probe.${(step.index % PROBE_COUNT) + 1}`), done: false, questionIndex: step.index };
       case 'anything-else':
-        return { message: `Is there anything else you would like to tell us about ${brief.productName}?`, done: false, questionIndex: null };
+        return { message: translate(brief.language, 'agent.anythingElse', { product: brief.productName }), done: false, questionIndex: null };
       case 'closing':
         return { message: closingMessage(brief), done: true, questionIndex: null };
     }
@@ -173,7 +172,22 @@ export class DefaultInterviewer implements InterviewerAgent {
   }
 }
 
+/** Two sentences as one turn: Chinese and Japanese put no space after their full stop. */
+function joinSentences(first: string, second: string): string {
+  return /[。！？]$/.test(first) ? `${first}${second}` : `${first} ${second}`;
+}
+
 function greeting(brief: InterviewBrief): string {
   const name = firstNameOf(brief.intervieweeName);
-  return `Hello${name ? ` ${name}` : ''}, and thank you for taking the time to talk with us about ${brief.productName}.`;
+  return name ? translate(brief.language, 'agent.greeting', { name, product: brief.productName }) : translate(brief.language, 'agent.greetingNoName', { product: brief.productName });
+}
+
+/**
+ * Where the built-in agent stands in its questions, for the room's "Question k of n": the questions
+ * asked so far (1 after the opening), all of them once it has moved past the last.
+ */
+export function scriptProgress(guidelines: string | null, productName: string, answers: readonly string[]): { asked: number; total: number } {
+  const total = interviewQuestions(guidelines, productName).length;
+  const step = scriptStep(total, answers);
+  return { asked: step.kind === 'question' || step.kind === 'probe' ? step.index + 1 : total, total };
 }

@@ -19,6 +19,8 @@ export interface InterviewBrief {
   guidelines: string | null;
   /** Full name from the start form. */
   intervieweeName: string | null;
+  /** The language the interview is held in (a tag of src/languages): the agent's own phrases are in it. */
+  language: string;
 }
 
 export interface AgentTurn {

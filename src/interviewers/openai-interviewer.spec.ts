@@ -28,6 +28,7 @@ const brief: InterviewBrief = {
   productName: 'Acme Notes',
   productDesc: 'A note-taking app for teams.',
   interviewName: 'Onboarding friction, Q4',
+  language: 'en',
   guidelines: GUIDELINES,
   intervieweeName: 'Ana López',
 };
@@ -135,6 +136,15 @@ describe(OpenAiInterviewer.name, () => {
       expect(system).toContain('{"message": "<what you say to the interviewee>", "done": false, "questionIndex": <n or null>}');
       // The questions it may attribute its turns to, numbered as interviews/getQuestions lists them.
       expect(system).toContain('0. How do you use Acme Notes?\n1. What would you change?');
+    });
+
+    it("names the interview's language in the system prompt, and asks for every message in it", async () => {
+      await agent().next({ ...brief, language: 'ja' }, opening);
+      const system = requests[0].body.messages[0].content;
+      expect(system).toContain("The interview's language: Japanese (日本語).");
+      expect(system).toContain('Write every message in Japanese (日本語)');
+      await agent().next(brief, opening);
+      expect(requests[1].body.messages[0].content).toContain("The interview's language: English.");
     });
 
     it('opens with a user cue after the system prompt, and sends no consent or other system turn', async () => {
@@ -246,6 +256,27 @@ describe(OpenAiInterviewer.name, () => {
       expect(all).not.toContain(API_KEY.slice(3, 20));
       expect(all).not.toContain(ANSWER_1);
       expect(all).not.toContain('budget code 7731');
+    });
+  });
+
+  describe("in the interview's language", () => {
+    it('falls back to the built-in agent speaking it', async () => {
+      respond = answer('not json');
+      const german = { ...brief, language: 'de', guidelines: null };
+      const turn = await agent().next(german, opening);
+      expect(turn).toEqual({
+        message: 'Hallo Ana, und danke, dass Sie sich die Zeit nehmen, mit uns über Acme Notes zu sprechen. Wie sind Sie zum ersten Mal auf Acme Notes gestoßen, und was hat Sie dazu gebracht, es auszuprobieren?',
+        done: false,
+        questionIndex: 0,
+      });
+    });
+
+    it('closes in it when maxTurns is reached', async () => {
+      await expect(agent({ maxTurns: 3 }).next({ ...brief, language: 'ar' }, midway)).resolves.toMatchObject({
+        message: 'شكرًا لك يا Ana، هذه كل أسئلتنا. إجاباتك تساعد فريق Acme Notes. مع السلامة!',
+        done: true,
+      });
+      expect(requests).toEqual([]);
     });
   });
 

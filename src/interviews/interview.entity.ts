@@ -29,6 +29,19 @@ export class Interview {
   @Column({ type: 'varchar', length: INTERVIEW_LIMITS.interviewer })
   interviewer: string;
 
+  /** Null: `auto`, each invite in its interviewee's language (see src/languages). */
+  @Column({ type: 'varchar', length: INTERVIEW_LIMITS.language, nullable: true })
+  language: string | null;
+
+  @Column({ name: 'public_title', type: 'varchar', length: INTERVIEW_LIMITS.publicTitle, nullable: true })
+  publicTitle: string | null;
+
+  @Column({ name: 'consent_text', type: 'text', nullable: true })
+  consentText: string | null;
+
+  @Column({ name: 'completion_redirect_url', type: 'varchar', length: INTERVIEW_LIMITS.completionRedirectUrl, nullable: true })
+  completionRedirectUrl: string | null;
+
   @Column({ name: 'created_at', ...TIMESTAMP })
   createdAt: Date;
 

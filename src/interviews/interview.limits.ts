@@ -2,4 +2,8 @@ export const INTERVIEW_LIMITS = {
   name: 200,
   guidelines: 50_000,
   interviewer: 100,
+  language: 16,
+  publicTitle: 200,
+  consentText: 4000,
+  completionRedirectUrl: 2048,
 } as const;

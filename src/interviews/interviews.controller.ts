@@ -44,6 +44,22 @@ export class InterviewsController {
         },
       },
       minimal: { summary: 'An interview about a product (the built-in interviewer asks its general questions)', value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', interviewName: 'Onboarding friction, Q4' } },
+      panel: {
+        summary: 'Fieldwork in German for a panel: a public title, its own consent, and the panel\'s completion URL',
+        value: {
+          productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b',
+          interviewName: 'DACH onboarding, panel wave 2',
+          guidelines: '1. Wie haben Sie zum ersten Mal von Acme Notes gehört?\n2. Was hätte Sie in der ersten Woche fast aufgeben lassen?',
+          language: 'de',
+          publicTitle: 'Ihre erste Woche mit Acme Notes',
+          consentText: 'Acme Research führt dieses Interview für Acme Notes. Ihre Antworten werden aufgezeichnet und 90 Tage aufbewahrt.',
+          completionRedirectUrl: 'https://panel.example/complete?pid=4711',
+        },
+      },
+      auto: {
+        summary: 'Each interviewee in their own language (?lang= on the link, else the browser\'s)',
+        value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', interviewName: 'Global onboarding study', language: 'auto' },
+      },
     },
   })
   @ApiResult(InterviewIdResultDto, { status: 201, description: 'The new interview\'s identifier' })
@@ -61,7 +77,18 @@ export class InterviewsController {
   })
   @ApiBody({
     type: UpdateInterviewDto,
-    examples: { rename: { summary: 'Rename an interview (every field left out stays as it is)', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', interviewName: 'Onboarding friction, Q1' } } },
+    examples: {
+      rename: { summary: 'Rename an interview (every field left out stays as it is)', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', interviewName: 'Onboarding friction, Q1' } },
+      language: { summary: 'Hold every invite in Japanese', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', language: 'ja' } },
+      redirect: {
+        summary: 'Send finished interviewees back to the panel (status=completed or abandoned is added)',
+        value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', completionRedirectUrl: 'https://panel.example/complete?pid=4711' },
+      },
+      defaults: {
+        summary: 'Back to the defaults: the browser\'s language, the interview name, the service\'s consent, no redirect',
+        value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null },
+      },
+    },
   })
   @ApiResult(InterviewUpdatedDto, { description: 'The interview was updated' })
   @ApiErrors(400, NOT_FOUND, errorCase(409, 'interview "019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90" already has invites and cannot move to another product'), 413, 415)

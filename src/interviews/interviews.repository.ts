@@ -14,6 +14,11 @@ export interface InterviewRow {
   guidelines: string | null;
   userID: string | null;
   interviewer: string;
+  /** Null: `auto`. */
+  language: string | null;
+  publicTitle: string | null;
+  consentText: string | null;
+  completionRedirectUrl: string | null;
 }
 
 /** An interview with its product's owners, which decide who may see it. */
@@ -22,13 +27,23 @@ export interface OwnedInterview {
   owner: Owned;
 }
 
+type FieldworkFields = 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl';
+/** A new interview: the fieldwork settings are optional (null: the defaults). */
+export type NewInterviewRow = Omit<InterviewRow, FieldworkFields> & Partial<Pick<InterviewRow, FieldworkFields>>;
+
 export type InterviewListRow = InterviewRow & { createdAt: Date | string };
 
 /** The fields of an interview an update may change. */
-export type InterviewChanges = Partial<Pick<InterviewRow, 'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer'>>;
+export type InterviewChanges = Partial<Pick<InterviewRow, 'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl'>>;
 
-const COLUMNS = 'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer';
-const COLUMN_OF: Record<keyof InterviewChanges, string> = { productID: 'product_id', interviewName: 'name', guidelines: 'guidelines', userID: 'user_id', interviewer: 'interviewer' };
+const COLUMNS = 'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
+  'i.language AS language, i.public_title AS publicTitle, i.consent_text AS consentText, i.completion_redirect_url AS completionRedirectUrl';
+const COLUMN_OF: Record<keyof InterviewChanges, string> = { productID: 'product_id', interviewName: 'name', guidelines: 'guidelines', userID: 'user_id', interviewer: 'interviewer',
+  language: 'language',
+  publicTitle: 'public_title',
+  consentText: 'consent_text',
+  completionRedirectUrl: 'completion_redirect_url',
+};
 
 /** The interviews table (see ProductsRepository for why reads are plain SQL). */
 @Injectable()
@@ -57,8 +72,11 @@ export class InterviewsRepository {
     return { interview, owner: { orgID: ownerOrgID, userID: ownerUserID } };
   }
 
-  async insert(interviews: InterviewRow[], now: Date, db: EntityManager = this.dataSource.manager): Promise<void> {
-    if (interviews.length > 0) await db.getRepository(Interview).insert(interviews.map((i) => ({ ...i, createdAt: now, updatedAt: now })));
+  async insert(interviews: NewInterviewRow[], now: Date, db: EntityManager = this.dataSource.manager): Promise<void> {
+    if (interviews.length === 0) return;
+    await db.getRepository(Interview).insert(
+      interviews.map((i) => ({ language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, ...i, createdAt: now, updatedAt: now })),
+    );
   }
 
   async update(interviewID: string, changes: InterviewChanges, now: Date, db: EntityManager): Promise<void> {

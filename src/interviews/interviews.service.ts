@@ -7,6 +7,7 @@ import { uuidv7 } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
 import { interviewQuestions } from '../interviewers/default-interviewer';
 import { InterviewersService } from '../interviewers/interviewers.service';
+import { AUTO_LANGUAGE } from '../languages/languages';
 import { ProductsService } from '../products/products.service';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto, QuestionDto } from './dto/interview.dto';
@@ -25,7 +26,16 @@ function toDto(i: InterviewRow): InterviewDto {
     guidelines: i.guidelines,
     userID: i.userID,
     interviewer: i.interviewer,
+    language: i.language ?? AUTO_LANGUAGE,
+    publicTitle: i.publicTitle,
+    consentText: i.consentText,
+    completionRedirectUrl: i.completionRedirectUrl,
   };
+}
+
+/** `auto` is stored as null, so that a new default would reach every interview left on it. */
+function storedLanguage(language: string | null | undefined): string | null {
+  return !language || language === AUTO_LANGUAGE ? null : language;
 }
 
 /** An interview, its product's name and the questions asked in it. */
@@ -63,6 +73,10 @@ export class InterviewsService {
           guidelines: dto.guidelines ?? null,
           userID: dto.userID ?? null,
           interviewer: this.interviewers.defaultName,
+          language: storedLanguage(dto.language),
+          publicTitle: dto.publicTitle || null,
+          consentText: dto.consentText?.trim() ? dto.consentText : null,
+          completionRedirectUrl: dto.completionRedirectUrl || null,
         },
       ],
       new Date(),
@@ -75,6 +89,10 @@ export class InterviewsService {
     if (dto.interviewName !== undefined) changes.interviewName = dto.interviewName;
     if (dto.guidelines !== undefined) changes.guidelines = dto.guidelines;
     if (dto.userID !== undefined) changes.userID = dto.userID;
+    if (dto.language !== undefined) changes.language = storedLanguage(dto.language);
+    if (dto.publicTitle !== undefined) changes.publicTitle = dto.publicTitle || null;
+    if (dto.consentText !== undefined) changes.consentText = dto.consentText?.trim() ? dto.consentText : null;
+    if (dto.completionRedirectUrl !== undefined) changes.completionRedirectUrl = dto.completionRedirectUrl || null;
     if (dto.interviewer) this.interviewers.assertKnown(dto.interviewer);
     if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.interviewers.defaultName;
 
@@ -106,7 +124,8 @@ export class InterviewsService {
     const found = await this.interviews.findOwned(interviewID);
     if (!found) throw new InterviewNotFoundException(interviewID);
     const product = await this.products.findForWork(found.interview.productID);
-    const questions = interviewQuestions(found.interview.guidelines, product.name).map((question, questionIndex) => ({ questionIndex, question }));
+    // An interview held in one language is asked the general set in it; with `auto` each invite may differ, so the English set stands for them.
+    const questions = interviewQuestions(found.interview.guidelines, product.name, found.interview.language ?? undefined).map((question, questionIndex) => ({ questionIndex, question }));
     return { interview: found.interview, productName: product.name, productDesc: product.desc, questions };
   }
 

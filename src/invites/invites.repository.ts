@@ -26,6 +26,11 @@ export interface InviteRow {
 /** What the room reads with an invite: its interview and its product. */
 export interface RoomContext {
   interviewName: string;
+  /** The interview's fixed language; null: `auto`. */
+  interviewLanguage: string | null;
+  publicTitle: string | null;
+  consentText: string | null;
+  completionRedirectUrl: string | null;
   guidelines: string | null;
   interviewer: string;
   productName: string;
@@ -196,7 +201,8 @@ export class InvitesRepository {
     const [row] = await this.dataSource.query<RoomInviteRow[]>(
       `SELECT ${COLUMNS},
         i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
-        iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
+        iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer, iv.language AS interviewLanguage,
+        iv.public_title AS publicTitle, iv.consent_text AS consentText, iv.completion_redirect_url AS completionRedirectUrl,
         p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
         FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
       [linkID],

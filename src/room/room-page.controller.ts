@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
@@ -26,9 +26,17 @@ export class RoomPageController {
   @Get('i/:linkID')
   @UseGuards(RoomRateLimitGuard)
   @UseFilters(RoomPageFilter)
-  async page(@Param('linkID', LinkIdPipe) linkID: string, @Res() res: Response): Promise<void> {
-    const html = renderRoom(this.room.toSession(await this.room.read(linkID)));
+  async page(
+    @Param('linkID', LinkIdPipe) linkID: string,
+    @Query('lang') lang: unknown,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const html = renderRoom(await this.room.session(linkID, { query: lang, acceptLanguage }));
     res.setHeader('Content-Security-Policy', ROOM_CSP);
+    // The page's language follows the request until the interview starts: caches must keep them apart.
+    res.setHeader('Vary', 'Accept-Language');
+    res.setHeader('Referrer-Policy', 'no-referrer');
     res.status(200).type('html').send(html);
   }
 

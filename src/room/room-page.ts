@@ -1,13 +1,16 @@
-import { escapeHtml, timeElement } from '../common/html';
+import { escapeHtml } from '../common/html';
 import type { ConversationTurn } from '../invites/invite.entity';
 import type { InviteStatus } from '../invites/invite-status';
+import { directionOf } from '../languages/languages';
+import { messagesWithPrefix, translate } from '../languages/messages';
 import type { SessionDto } from './dto/session.dto';
 import { ROOM_LIMITS } from './room.limits';
 
 /**
  * The interview room as HTML: one document per state, rendered here; room.js and room.css (served by
  * the app, no CDN) take it from there. Everything that comes from data goes through escapeHtml, so a
- * transcript full of markup shows as text.
+ * transcript full of markup shows as text. Every fixed text comes from the language's catalog
+ * (src/languages/catalogs); the script's own texts travel in the page as a JSON data block.
  */
 
 /** The room's own Content-Security-Policy: nothing but its own script and style; images also from the product's host. */
@@ -23,32 +26,60 @@ export const ROOM_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const ROLE_LABELS: Record<string, string> = { interviewer: 'Interviewer', interviewee: 'You', system: 'Note' };
-
-/** How RoomService.start records the consent: "Consent given <ISO time>: <the text shown>". */
+/** How RoomService.start records the consent: "Consent given <ISO time>: <the text shown>" (the prefix stays English, for the team). */
 const CONSENT_TURN = /^Consent given (\d{4}-\d\d-\d\dT[\d:.]+Z): ([\s\S]*)$/;
+
+const ROLES = ['interviewer', 'interviewee', 'system'];
+
+/** A time in the page's language, in UTC, inside a <time> that carries it exactly (room.js shows it in the reader's zone). */
+function timeIn(date: Date, language: string): string {
+  let text: string;
+  try {
+    text = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) + ' UTC';
+  } catch {
+    text = date.toISOString();
+  }
+  return `<time datetime="${date.toISOString()}">${escapeHtml(text)}</time>`;
+}
+
+/** A catalog text with data filled in, all of it escaped; `html` values are markup made here (a <time>). */
+function tx(language: string, key: string, values: Record<string, string | number> = {}, html: Record<string, string> = {}): string {
+  const marks = Object.fromEntries(Object.keys(html).map((name, i) => [name, `\u0000${i}\u0000`]));
+  let text = escapeHtml(translate(language, key, { ...values, ...marks }));
+  Object.values(html).forEach((markup, i) => (text = text.replace(`\u0000${i}\u0000`, markup)));
+  return text;
+}
 
 /**
  * One transcript turn; room.js builds the same markup for turns that arrive later. The consent record
  * reads as a line the interviewee can open to see what they agreed to, rather than as a raw timestamp.
  */
-export function renderTurn(turn: ConversationTurn): string {
+export function renderTurn(turn: ConversationTurn, language = 'en'): string {
   const consent = turn.role === 'system' ? CONSENT_TURN.exec(turn.content) : null;
   if (consent && !Number.isNaN(Date.parse(consent[1]))) {
-    return `<li class="turn turn--consent"><details><summary>You agreed to take part</summary><p class="turn__text">On ${timeElement(new Date(consent[1]))}: ${escapeHtml(consent[2])}</p></details></li>`;
+    const when = tx(language, 'room.consent.when', {}, { time: timeIn(new Date(consent[1]), language) });
+    return `<li class="turn turn--consent"><details><summary>${tx(language, 'room.consent.summary')}</summary><p class="turn__text">${when} ${escapeHtml(consent[2])}</p></details></li>`;
   }
-  const role = ROLE_LABELS[turn.role] ? turn.role : 'system';
-  return `<li class="turn turn--${role}"><span class="turn__who">${ROLE_LABELS[role]}</span><p class="turn__text">${escapeHtml(turn.content)}</p></li>`;
+  const role = ROLES.includes(turn.role) ? turn.role : 'system';
+  return `<li class="turn turn--${role}"><span class="turn__who">${tx(language, `room.role.${role}`)}</span><p class="turn__text">${escapeHtml(turn.content)}</p></li>`;
 }
 
-function layout(title: string, body: string, icon: string | null = null): string {
+/** The texts room.js shows itself (errors, the confirmation, role labels, the progress line), as JSON safe inside <script>. */
+function scriptMessages(language: string): string {
+  const messages = { ...messagesWithPrefix(language, 'client.'), ...messagesWithPrefix(language, 'room.role.'), 'room.progress': translate(language, 'room.progress') };
+  return JSON.stringify(messages).replace(/</g, '\\u003c');
+}
+
+function layout(title: string, body: string, language: string, icon: string | null = null): string {
   // Without an icon link the browser asks for /favicon.ico, which is not there: a 404 in every console.
+  // No Referer leaves the page: the URL it would carry holds the linkID.
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(language)}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
 <meta name="theme-color" content="#f4f6f8">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="${icon ? escapeHtml(icon) : 'data:,'}">
@@ -63,127 +94,154 @@ ${body}
 }
 
 function header(session: SessionDto): string {
+  const language = session.language;
   const image = session.productImage ? `<img class="product__image" src="${escapeHtml(session.productImage)}" alt="" width="56" height="56">` : '';
+  // "Question k of n" while the conversation runs; room.js updates it from each reply.
+  const progress =
+    session.progress && session.status === 'started'
+      ? `\n    <p id="progress" class="room__progress">${tx(language, 'room.progress', { asked: session.progress.asked, total: session.progress.total })}</p>`
+      : '';
   return `<header class="room__header">
   ${image}
   <div>
     <p class="product__name">${escapeHtml(session.productName)}</p>
-    <h1 class="room__title">${escapeHtml(session.interviewName)}</h1>
+    <h1 class="room__title">${escapeHtml(session.publicTitle)}</h1>${progress}
   </div>
 </header>`;
 }
 
 function pending(session: SessionDto): string {
+  const l = session.language;
   return `<section class="card" aria-labelledby="consent-title">
-  <h2 id="consent-title">Before you start</h2>
+  <h2 id="consent-title">${tx(l, 'room.beforeStart')}</h2>
   <p id="consent-text" class="consent">${escapeHtml(session.consentText)}</p>
-  <form id="start-form" class="form" novalidate>
+  <form id="start-form" class="form" novalidate data-language="${escapeHtml(l)}">
     <div class="field">
-      <label for="name">Name</label>
+      <label for="name">${tx(l, 'room.label.name')}</label>
       <input id="name" name="name" type="text" autocomplete="name" required maxlength="${ROOM_LIMITS.name}">
     </div>
     <div class="field">
-      <label for="email">Email</label>
-      <input id="email" name="email" type="email" autocomplete="email" required maxlength="${ROOM_LIMITS.email}">
+      <label for="email">${tx(l, 'room.label.email')}</label>
+      <input id="email" name="email" type="email" autocomplete="email" required maxlength="${ROOM_LIMITS.email}" dir="ltr">
     </div>
     <div class="field">
-      <label for="occupation">Occupation <span class="optional">(optional)</span></label>
+      <label for="occupation">${tx(l, 'room.label.occupation')} <span class="optional">${tx(l, 'room.label.optional')}</span></label>
       <input id="occupation" name="occupation" type="text" autocomplete="organization-title" maxlength="${ROOM_LIMITS.occupation}">
     </div>
     <div class="check">
       <input id="consent" name="consent" type="checkbox" required aria-describedby="consent-text">
-      <label for="consent">I agree to take part in this interview as described above.</label>
+      <label for="consent">${tx(l, 'room.label.agree')}</label>
     </div>
     <p id="form-error" class="error" role="alert" hidden></p>
-    <button type="submit" class="button">Start interview</button>
+    <button type="submit" class="button">${tx(l, 'room.button.start')}</button>
   </form>
 </section>`;
 }
 
 function started(session: SessionDto): string {
+  const l = session.language;
   return `<section class="conversation" aria-labelledby="conversation-title">
-  <h2 id="conversation-title" class="visually-hidden">Conversation</h2>
+  <h2 id="conversation-title" class="visually-hidden">${tx(l, 'room.conversation')}</h2>
   <ol id="turns" class="turns" aria-live="polite" aria-relevant="additions">
-    ${session.conversation.map(renderTurn).join('\n    ')}
+    ${session.conversation.map((turn) => renderTurn(turn, l)).join('\n    ')}
   </ol>
-  <p id="typing" class="typing" role="status" hidden><span class="typing__dots" aria-hidden="true"><span></span><span></span><span></span></span>The interviewer is typing…</p>
+  <p id="typing" class="typing" role="status" hidden><span class="typing__dots" aria-hidden="true"><span></span><span></span><span></span></span>${tx(l, 'room.typing')}</p>
 </section>
 <form id="reply-form" class="composer" novalidate>
-  <label for="answer" class="composer__label">Your answer</label>
-  <p id="answer-hint" class="composer__hint">Enter sends; Shift+Enter starts a new line.</p>
+  <label for="answer" class="composer__label">${tx(l, 'room.label.answer')}</label>
+  <p id="answer-hint" class="composer__hint">${tx(l, 'room.hint.answer')}</p>
   <textarea id="answer" name="content" rows="2" required maxlength="${ROOM_LIMITS.answer}" aria-describedby="answer-hint" autofocus></textarea>
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="composer__actions">
-    <button type="submit" class="button">Send</button>
-    <button type="button" id="end" class="button button--quiet">End interview</button>
+    <button type="submit" class="button">${tx(l, 'room.button.send')}</button>
+    <button type="button" id="end" class="button button--quiet">${tx(l, 'room.button.end')}</button>
   </div>
 </form>`;
 }
 
-function completed(session: SessionDto): string {
+/**
+ * The way on to a panel's completion URL, when the interview has one: a link (room.js follows it by
+ * itself after a few seconds). In a template the address is filled in by room.js from the answer
+ * that ended the interview.
+ */
+function redirect(session: SessionDto, url: string | null): string {
+  const l = session.language;
+  return `<p class="redirect"${url ? '' : ' hidden'}>${tx(l, 'room.redirect.text')} <a class="redirect__link" href="${url ? escapeHtml(url) : ''}" rel="noreferrer">${tx(l, 'room.redirect.link')}</a></p>`;
+}
+
+function completed(session: SessionDto, url: string | null = session.redirectUrl): string {
+  const l = session.language;
   return `<section class="card card--done" role="status">
-  <h2>Thank you!</h2>
-  <p>Your interview is complete and your answers have reached the team behind ${escapeHtml(session.productName)}. You can close this page.</p>
+  <h2>${tx(l, 'room.completed.title')}</h2>
+  <p>${tx(l, 'room.completed.text', { product: session.productName })}</p>
+  ${redirect(session, url)}
 </section>`;
 }
 
-function abandoned(session: SessionDto): string {
+function abandoned(session: SessionDto, url: string | null = session.redirectUrl): string {
+  const l = session.language;
   return `<section class="card card--done" role="status">
-  <h2>The interview has ended</h2>
-  <p>You ended the interview before answering a question, so no answers were sent to the team behind ${escapeHtml(session.productName)}. You can close this page.</p>
+  <h2>${tx(l, 'room.abandoned.title')}</h2>
+  <p>${tx(l, 'room.abandoned.text', { product: session.productName })}</p>
+  ${redirect(session, url)}
 </section>`;
 }
 
 function expired(session: SessionDto): string {
+  const l = session.language;
   return `<section class="card card--expired" role="status">
-  <h2>This link has expired</h2>
-  <p>This interview link expired on ${timeElement(new Date(session.expires_on))}. If you would still like to take part, ask the team that sent it for a new link.</p>
+  <h2>${tx(l, 'room.expired.title')}</h2>
+  <p>${tx(l, 'room.expired.text', {}, { date: timeIn(new Date(session.expires_on), l) })}</p>
 </section>`;
 }
 
-/** The page of a link, in the state of its invite. */
+/** A link the research team withdrew (invites/revokeOne). */
+function revoked(session: SessionDto): string {
+  const l = session.language;
+  return `<section class="card card--expired" role="status">
+  <h2>${tx(l, 'room.revoked.title')}</h2>
+  <p>${tx(l, 'room.revoked.text')}</p>
+</section>`;
+}
+
+/** The page of a link, in the state of its invite, in the room's language. */
 export function renderRoom(session: SessionDto): string {
-  const STATES: Record<InviteStatus, (session: SessionDto) => string> = { pending, started, completed, abandoned, expired };
-  const content = STATES[session.status](session);
-  // The finished states as templates, for room.js to show without a reload.
-  const templates = `<template id="completed-template">${completed(session)}</template>
-<template id="abandoned-template">${abandoned(session)}</template>
-<template id="expired-template">${expired(session)}</template>`;
+  const STATES: Record<InviteStatus | 'revoked', (session: SessionDto) => string> = { pending, started, completed, abandoned, expired, revoked };
+  const content = (STATES[session.status as InviteStatus | 'revoked'] ?? expired)(session);
+  // The finished states as templates, for room.js to show without a reload (their redirect filled in then).
+  const templates = `<template id="completed-template">${completed(session, null)}</template>
+<template id="abandoned-template">${abandoned(session, null)}</template>
+<template id="expired-template">${expired(session)}</template>
+<template id="revoked-template">${revoked(session)}</template>
+<script type="application/json" id="room-messages">${scriptMessages(session.language)}</script>`;
   return layout(
-    `${session.interviewName} · ${session.productName}`,
-    `<main class="room" data-status="${session.status}">
+    `${session.publicTitle} · ${session.productName}`,
+    `<main class="room" data-status="${escapeHtml(session.status)}">
 ${header(session)}
 ${content}
 </main>
 ${templates}`,
+    session.language,
     session.productImage,
   );
 }
 
 /** What a person is told when the page itself fails, by status: plain words, never the API's message. */
-const PAGE_ERRORS: Record<number, [string, string]> = {
-  404: [
-    'This link does not lead to an interview',
-    'There is no interview at this address. Check that you opened the whole link from the message you received; if it still does not work, ask the team that sent it.',
-  ],
-  429: ['Too many requests', 'This link has been opened too often in a short time. Please wait a minute and try again.'],
-  503: ['The interview is briefly unavailable', 'We could not reach the interview just now. Please try again in a minute.'],
-};
+const PAGE_ERRORS: Record<number, string> = { 400: 'badRequest', 404: 'notFound', 429: 'tooMany', 503: 'unavailable' };
 
 /** The page for a link that leads nowhere (or an error while reading it): no detail, never the link. */
-export function renderRoomError(status: number, message: string): string {
-  const [title, text] = PAGE_ERRORS[status] ?? (status >= 500 ? ['Something went wrong', 'Something went wrong on our side. Please try again in a moment.'] : ['Something went wrong', message]);
+export function renderRoomError(status: number, language = 'en'): string {
+  const kind = PAGE_ERRORS[status] ?? 'generic';
+  const title = translate(language, `room.error.${kind === 'badRequest' ? 'generic' : kind}.title`);
+  const text = translate(language, `room.error.${kind}.text`);
   return layout(
     title,
     `<main class="room room--error">
 <section class="card card--expired" role="status">
   <h1 class="card__title">${escapeHtml(title)}</h1>
-  <p>${escapeHtml(capitalize(text))}</p>
+  <p>${escapeHtml(text)}</p>
 </section>
 </main>`,
+    language,
   );
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

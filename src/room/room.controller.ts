@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 import { ApiPublicErrors, ApiResult, errorCase } from '../common/api-responses';
 import { NoParametersDto } from '../common/validation';
@@ -32,13 +32,17 @@ export class RoomController {
   @ApiOperation({
     summary: 'What the link shows',
     description:
-      'The interview\'s status, names, the consent text, the transcript so far and when the link expires. Never the guidelines, the organization or user, ' +
-      'the interviewer\'s configuration, or anything of another invite. A pending or started invite past expires_on answers as expired.',
+      'The interview\'s status, public title, product, the consent text, the room\'s language and direction, the built-in interviewer\'s progress, ' +
+      'the transcript so far and when the link expires. Never the guidelines, the organization or user, the interviewer\'s configuration, or anything ' +
+      'of another invite. A pending or started invite past expires_on answers as expired. Until the interview starts, its language follows the request ' +
+      '(the interview\'s own, else `lang`, then Accept-Language, else en); from the start it is the one recorded.',
   })
+  @ApiQuery({ name: 'lang', required: false, description: 'A preferred language tag (as on the invite URL, `/i/{linkID}?lang=es`); unsupported ones are passed over.', schema: { type: 'string', maxLength: 35 } })
+  @ApiHeader({ name: 'Accept-Language', required: false, description: "The browser's languages, by quality (e.g. ja-JP,ja;q=0.9,en;q=0.8).", schema: { type: 'string', maxLength: 1000 } })
   @ApiResult(SessionDto, { description: 'The session' })
   @ApiPublicErrors(NOT_FOUND)
-  session(@Param('linkID', LinkIdPipe) linkID: string) {
-    return this.room.session(linkID);
+  session(@Param('linkID', LinkIdPipe) linkID: string, @Query('lang') lang: unknown, @Headers('accept-language') acceptLanguage: string | undefined) {
+    return this.room.session(linkID, { query: lang, acceptLanguage });
   }
 
   @Post('start')
@@ -47,12 +51,14 @@ export class RoomController {
     summary: 'Start the interview',
     description:
       'pending → started: stores who the interviewee is, records the consent as the transcript\'s first turn ("Consent given <time>: <text>"), ' +
-      `and appends the interviewer's opening. consent must be true (400). Not pending: 409 naming the status. Bodies over ${ROOM_LIMITS.bodyBytes / 1024} KB: 413.`,
+      `and appends the interviewer's opening. The interview is held in the interview's language, else the body's \`language\` (what the page showed), else ` +
+      `Accept-Language, else en; it is recorded with the invite and fixed from then on. consent must be true (400). Not pending: 409 naming the status. Bodies over ${ROOM_LIMITS.bodyBytes / 1024} KB: 413.`,
   })
   @ApiResult(SessionDto, { description: 'The session, started' })
   @ApiPublicErrors(400, NOT_FOUND, WRONG_STATE, 413, 415)
-  start(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: StartInterviewDto) {
-    return this.room.start(linkID, dto);
+  @ApiHeader({ name: 'Accept-Language', required: false, description: 'Used for the language when the body has none and the interview fixes none.', schema: { type: 'string', maxLength: 1000 } })
+  start(@Param('linkID', LinkIdPipe) linkID: string, @Body() dto: StartInterviewDto, @Headers('accept-language') acceptLanguage: string | undefined) {
+    return this.room.start(linkID, dto, { acceptLanguage });
   }
 
   @Post('reply')

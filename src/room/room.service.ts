@@ -6,12 +6,19 @@ import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invi
 import { OPEN_STATUSES } from '../invites/invite-status';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException } from '../invites/invites.errors';
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
-import { ReplyResultDto, SessionDto } from './dto/session.dto';
+import { ProgressDto, ReplyResultDto, SessionDto } from './dto/session.dto';
 import { RoomNotFoundException } from './room.errors';
 import { RoomConfig } from './room.config';
+import { directionOf, isLanguage, Language, negotiateLanguage } from '../languages/languages';
+import { translate } from '../languages/messages';
+import { scriptProgress } from '../interviewers/default-interviewer';
+import { completionRedirect } from './redirect';
 
-/** The language of the room's own texts (until it speaks others). */
-const ROOM_LANGUAGE = 'en';
+/** What a request says about the language its reader wants: the link's `?lang=` and the browser's Accept-Language. */
+export interface LanguageHints {
+  query?: unknown;
+  acceptLanguage?: string | null;
+}
 
 /** A change that raced another one on the same invite (another process) is composed again this often. */
 const ATTEMPTS = 3;
@@ -33,22 +40,25 @@ export class RoomService {
     private readonly config: RoomConfig,
   ) {}
 
-  async session(linkID: string): Promise<SessionDto> {
-    return this.toSession(await this.read(linkID));
+  async session(linkID: string, hints: LanguageHints = {}): Promise<SessionDto> {
+    return this.toSession(await this.read(linkID), hints);
   }
 
-  async start(linkID: string, dto: StartInterviewDto): Promise<SessionDto> {
+  async start(linkID: string, dto: StartInterviewDto, hints: LanguageHints = {}): Promise<SessionDto> {
     return this.serialized(linkID, async () => {
       const invite = await this.readFor(linkID, 'pending');
       const now = new Date();
       const userInfo = { email: dto.email, name: dto.name, occupation: dto.occupation ?? null };
-      // What was agreed to, and when, is the transcript's first turn: the team can show it.
-      const consent: NewTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.consentText}`, questionIndex: null };
-      const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name), [consent]);
+      // The interview's own language wins; else what the page showed; else what the request asks for.
+      const language = isLanguage(invite.interviewLanguage) ? invite.interviewLanguage : isLanguage(dto.language) ? dto.language : this.languageOf(invite, hints);
+      // What was agreed to, and when, is the transcript's first turn: the team can show it. The prefix
+      // stays English (it is for the research team); the text is the one the interviewee was shown.
+      const consent: NewTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.consentOf(invite, language)}`, questionIndex: null };
+      const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name, language), [consent]);
       const turns: NewTurn[] = [consent, { role: 'interviewer', content: opening.message, questionIndex: opening.questionIndex }];
-      // The room speaks English; the interview's language is recorded with the invite from its start.
-      await this.lifecycle.start(invite, userInfo, turns, ROOM_LANGUAGE, now);
-      return this.toSession({ ...invite, status: 'started', conversation: turns.map(({ role, content }) => ({ role, content })) });
+      // From here on the language is fixed: recorded with the invite, whatever later requests ask for.
+      await this.lifecycle.start(invite, userInfo, turns, language, now);
+      return this.toSession({ ...invite, status: 'started', language, conversation: turns.map(({ role, content }) => ({ role, content })) }, hints);
     });
   }
 
@@ -57,13 +67,15 @@ export class RoomService {
       const invite = await this.readFor(linkID, 'started');
       const answer = { role: 'interviewee' as const, content: dto.content };
       const agent = this.agentOf(invite);
-      const brief = this.brief(invite, invite.userInfo?.name ?? null);
+      const brief = this.brief(invite, invite.userInfo?.name ?? null, this.languageOf(invite, {}));
       const transcript = [...invite.conversation, answer];
       const next = await agent.next(brief, transcript);
       const question = { role: 'interviewer' as const, content: next.message };
       const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
       await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null);
-      return { status: next.done ? 'completed' : 'started', turns: [answer, question] };
+      const status = next.done ? 'completed' : 'started';
+      const after = { ...invite, status: status as RoomInvite['status'], conversation: [...transcript, question] };
+      return { status, turns: [answer, question], progress: this.progressOf(after), redirectUrl: completionRedirect(invite.completionRedirectUrl, status) };
     });
   }
 
@@ -76,11 +88,11 @@ export class RoomService {
       const invite = await this.readFor(linkID, 'started');
       if (!hasAnswers(invite.conversation)) {
         await this.lifecycle.abandon(invite);
-        return this.toSession({ ...invite, status: 'abandoned' });
+        return this.toSession({ ...invite, status: 'abandoned' }, {});
       }
-      const summary = await this.agentOf(invite).summarize(this.brief(invite, invite.userInfo?.name ?? null), invite.conversation);
+      const summary = await this.agentOf(invite).summarize(this.brief(invite, invite.userInfo?.name ?? null, this.languageOf(invite, {})), invite.conversation);
       await this.lifecycle.complete(invite, summary);
-      return this.toSession({ ...invite, status: 'completed' });
+      return this.toSession({ ...invite, status: 'completed' }, {});
     });
   }
 
@@ -94,16 +106,43 @@ export class RoomService {
   }
 
   /** What the link shows; once the interview is over, nothing of it (a link that leaks later). */
-  toSession(invite: Pick<RoomInvite, 'status' | 'interviewName' | 'productName' | 'productImage' | 'conversation' | 'expiresAt'>): SessionDto {
+  toSession(invite: RoomInvite, hints: LanguageHints): SessionDto {
+    const language = this.languageOf(invite, hints);
     return {
       status: invite.status,
-      interviewName: invite.interviewName,
+      publicTitle: invite.publicTitle || invite.interviewName,
+      language,
+      direction: directionOf(language),
       productName: invite.productName,
       productImage: invite.productImage,
-      consentText: this.config.consentText,
+      consentText: this.consentOf(invite, language),
+      progress: this.progressOf(invite),
+      redirectUrl: completionRedirect(invite.completionRedirectUrl, invite.status),
       conversation: OPEN_STATUSES.includes(invite.status) ? invite.conversation : [],
       expires_on: invite.expiresAt.toISOString(),
     };
+  }
+
+  /**
+   * The room's language: the one recorded at the start; before it (or for a link that expired
+   * unstarted), the interview's, else the best match of `?lang=`, then Accept-Language, else English.
+   */
+  languageOf(invite: Pick<RoomInvite, 'language' | 'interviewLanguage'>, hints: LanguageHints): Language {
+    if (isLanguage(invite.language)) return invite.language;
+    return negotiateLanguage(invite.interviewLanguage, typeof hints.query === 'string' ? hints.query : null, hints.acceptLanguage);
+  }
+
+  /** The interview's consent text, else the service's CONSENT_TEXT, else the default in the room's language. */
+  private consentOf(invite: Pick<RoomInvite, 'consentText'>, language: Language): string {
+    return invite.consentText || this.config.consentText || translate(language, 'room.consent.default');
+  }
+
+  /** "Question k of n": only the built-in agent's script says where it stands; an LLM agent's does not. */
+  private progressOf(invite: Pick<RoomInvite, 'status' | 'interviewer' | 'guidelines' | 'productName' | 'conversation'>): ProgressDto | null {
+    if (this.agentOf(invite).kind !== 'builtin') return null;
+    const answers = invite.conversation.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
+    const progress = scriptProgress(invite.guidelines, invite.productName, answers);
+    return invite.status === 'pending' ? { asked: 0, total: progress.total } : progress;
   }
 
   /** The invite in the status a request needs: 409 naming the status it is in, or saying it expired. */
@@ -131,7 +170,7 @@ export class RoomService {
    * The interview's agent. One that has since been removed from INTERVIEWER_AGENTS falls back to the
    * default agent, so that links already sent keep working.
    */
-  private agentOf(invite: RoomInvite): InterviewerAgent {
+  private agentOf(invite: Pick<RoomInvite, 'interviewer'>): InterviewerAgent {
     const agent = this.interviewers.get(invite.interviewer);
     if (agent) return agent;
     this.logger.warn({ msg: 'interviewer agent not configured; using the default', interviewer: invite.interviewer, fallback: this.interviewers.defaultName });
@@ -139,8 +178,9 @@ export class RoomService {
   }
 
   /** What the agent is told: the product and the interview, never the organization or the email. */
-  private brief(invite: RoomInvite, intervieweeName: string | null): InterviewBrief {
+  private brief(invite: RoomInvite, intervieweeName: string | null, language: Language): InterviewBrief {
     return {
+      language,
       productName: invite.productName,
       productDesc: invite.productDesc,
       interviewName: invite.interviewName,

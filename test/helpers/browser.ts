@@ -46,7 +46,7 @@ function browserPids(userDataDir: string): number[] {
 }
 
 /** What a suite may choose about the browser's screen: a phone's, for instance (see PHONE). */
-export type ScreenOptions = Pick<BrowserContextOptions, 'viewport' | 'deviceScaleFactor' | 'isMobile' | 'hasTouch' | 'userAgent'>;
+export type ScreenOptions = Pick<BrowserContextOptions, 'viewport' | 'deviceScaleFactor' | 'isMobile' | 'hasTouch' | 'userAgent' | 'locale'>;
 
 /** A 360 px wide Android phone: the narrowest screen the interview room is made for. */
 export const PHONE: ScreenOptions = {

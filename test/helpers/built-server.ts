@@ -46,6 +46,7 @@ export function builtMain(): string {
   if (tsc.status !== 0) process.stderr.write(`built server: tsc reported type errors but emitted the build:\n${tsc.stdout.slice(0, 2000)}\n`);
   // What nest-cli.json's "assets" copies next to the compiled code.
   cpSync(join(ROOT, 'src', 'room', 'assets'), join(buildDir, 'src', 'room', 'assets'), { recursive: true });
+  cpSync(join(ROOT, 'src', 'languages', 'catalogs'), join(buildDir, 'src', 'languages', 'catalogs'), { recursive: true });
   return mainJs;
 }
 

@@ -1,6 +1,52 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
-import { OptionalText, RequiredId, RequiredText } from '../../common/validation';
+import { IsCleanText, IsHttpUrl, OptionalText, RequiredId, RequiredText } from '../../common/validation';
+import { INTERVIEW_LANGUAGES } from '../../languages/languages';
 import { INTERVIEW_LIMITS } from '../interview.limits';
+
+/** `auto` or a supported tag; null resets to `auto`. */
+function OptionalLanguage(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      enum: INTERVIEW_LANGUAGES,
+      example: 'auto',
+      description:
+        'The language of the interview room and the built-in interviewer: `auto` (the default: each invite in the best match of its link\'s `?lang=`, then the ' +
+        'browser\'s Accept-Language, else English) or a tag from GET /v1/languages/getList. Another value is 400; null resets it to `auto`.',
+    }),
+    IsOptional(),
+    IsString({ message: '$property must be a string' }),
+    IsIn(INTERVIEW_LANGUAGES, { message: `$property must be auto or one of ${INTERVIEW_LANGUAGES.slice(1).join(', ')}` }),
+  );
+}
+
+/** An absolute https URL (a panel's completion link); null clears it. */
+function OptionalHttpsUrl(): PropertyDecorator {
+  const max = INTERVIEW_LIMITS.completionRedirectUrl;
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      format: 'uri',
+      pattern: '^https://',
+      maxLength: max,
+      example: 'https://panel.example/complete?pid=4711',
+      description:
+        'Where the room sends the interviewee when the interview ends (a panel provider\'s completion URL), with `status=completed` or `status=abandoned` ' +
+        'added to its query. Absolute https only; never carries the linkID, and the page sends no Referer. null clears it.',
+    }),
+    IsOptional(),
+    IsString({ message: '$property must be a string' }),
+    MaxLength(max, { message: `$property must be at most ${max} characters long` }),
+    IsCleanText(),
+    IsHttpUrl({ message: '$property must be an absolute https URL' }),
+    Matches(/^https:\/\//i, { message: '$property must be an absolute https URL' }),
+  );
+}
 
 /** The interviewer is not accepted here: a new interview gets the default interviewer agent. */
 export class CreateInterviewDto {
@@ -22,4 +68,20 @@ export class CreateInterviewDto {
 
   @OptionalText({ description: 'User associated with the interview.', example: 'user_42', max: COMMON_LIMITS.ownerId })
   userID?: string | null;
+
+  @OptionalLanguage()
+  language?: string | null;
+
+  @OptionalText({ description: 'The title interviewees see on the room\'s page instead of interviewName (an internal name may say more than they should see). null: interviewName.', example: 'Tell us about your first week', max: INTERVIEW_LIMITS.publicTitle })
+  publicTitle?: string | null;
+
+  @OptionalText({
+    description: 'What interviewees agree to before they start, for this interview, instead of the service\'s CONSENT_TEXT (or its default in the room\'s language). Shown as written, whatever the room\'s language. null: the default.',
+    example: 'Acme Research runs this interview for Acme Notes. Your answers are recorded and kept for 90 days.',
+    max: INTERVIEW_LIMITS.consentText,
+  })
+  consentText?: string | null;
+
+  @OptionalHttpsUrl()
+  completionRedirectUrl?: string | null;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
+import { INTERVIEW_LANGUAGES } from '../../languages/languages';
 import { INTERVIEW_LIMITS } from '../interview.limits';
 
 export class InterviewDto {
@@ -20,6 +21,18 @@ export class InterviewDto {
 
   @ApiProperty({ maxLength: INTERVIEW_LIMITS.interviewer, example: 'default', description: 'Interviewer agent; the service default (DEFAULT_INTERVIEWER) unless set.' })
   interviewer: string;
+
+  @ApiProperty({ enum: INTERVIEW_LANGUAGES, example: 'auto', description: '`auto`: each invite in its interviewee\'s language (?lang=, then Accept-Language, else English); or the one language of every invite.' })
+  language: string;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.publicTitle, example: 'Tell us about your first week', description: 'The title interviewees see; null: interviewName.' })
+  publicTitle: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.consentText, example: null, description: 'This interview\'s consent text; null: the service\'s (CONSENT_TEXT, or its default in the room\'s language).' })
+  consentText: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uri', pattern: '^https://', maxLength: INTERVIEW_LIMITS.completionRedirectUrl, example: 'https://panel.example/complete?pid=4711', description: 'Where the room sends the interviewee at the end, with status=completed|abandoned added.' })
+  completionRedirectUrl: string | null;
 }
 
 export class InterviewIdResultDto {

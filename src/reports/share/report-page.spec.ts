@@ -222,8 +222,10 @@ describe(renderReportPage.name, () => {
       const html = renderReportPage(
         view({ result: result({ completionRate: null, medianDurationSeconds: null, medianAnswerWords: null, sentiment: split(0, 0, 0, null) }) }),
       );
-      for (const label of ['Completion rate', 'Median duration', 'Median answer', 'Mean sentiment']) expect(figure(html, label)).toBe('–');
-      expect(html).toContain('No answers could be scored for sentiment.');
+      for (const label of ['Completion rate', 'Median duration', 'Median answer']) expect(figure(html, label)).toBe('–');
+      // Answers outside English are not scored: said so, never shown as a neutral 0.
+      expect(figure(html, 'Mean sentiment')).toBe('not scored');
+      expect(html).toContain('Not scored: no answers could be scored for sentiment (it is read in English only).');
     });
 
     it('shows a short duration to a tenth of a minute', () => {
@@ -338,7 +340,7 @@ describe(renderReportPage.name, () => {
 
     it('says when its answers could not be scored for sentiment or had no theme', () => {
       const page = renderReportPage(view({ result: result({ questions: [question(0, { sentiment: split(0, 0, 0, null), themes: [] })] }) }));
-      expect(page).toContain('<p class="empty">No answers could be scored for sentiment.</p>');
+      expect(page).toContain('<p class="empty">Not scored: no answers could be scored for sentiment (it is read in English only).</p>');
       expect(page).toContain('No themes were found among these answers.');
     });
   });

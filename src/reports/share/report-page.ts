@@ -81,7 +81,7 @@ ${stat('Completed', formatCount(invites.completed), 'interviews finished')}
 ${stat('Completion rate', formatPercent(result.completionRate), 'of the invites that were started')}
 ${stat('Median duration', formatMinutes(result.medianDurationSeconds), 'from start to completion')}
 ${stat('Median answer', words, 'per answer')}
-${stat('Mean sentiment', formatMean(sentiment.mean), 'from &minus;1 to +1')}
+${stat('Mean sentiment', sentiment.mean === null ? 'not scored' : formatMean(sentiment.mean), sentiment.mean === null ? 'read in English only' : 'from &minus;1 to +1')}
 </dl>
 <div class="keep">
 <h3 class="subhead">Sentiment of all answers</h3>

@@ -7,7 +7,23 @@
   var main = document.querySelector('main.room');
   if (!main || !main.dataset.status) return;
   var base = window.location.pathname.replace(/\/+$/, '');
-  var ROLE_LABELS = { interviewer: 'Interviewer', interviewee: 'You', system: 'Note' };
+  var language = document.documentElement.lang || undefined;
+  // The page's texts in its language, from the catalog the server rendered it with (a JSON data block).
+  var MESSAGES = {};
+  try {
+    MESSAGES = JSON.parse(document.getElementById('room-messages').textContent);
+  } catch {
+    // without them the keys show, which still tells a developer what is missing
+  }
+  function t(key, values) {
+    var text = Object.prototype.hasOwnProperty.call(MESSAGES, key) ? MESSAGES[key] : key;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+  var ROLES = ['interviewer', 'interviewee', 'system'];
+  /** After the interview, a panel's completion URL (when the interview has one) is followed after this long. */
+  var REDIRECT_AFTER_MS = 3000;
   var reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
   /** POST JSON to the room's API; resolves {status, body} or rejects with a plain-words Error. */
@@ -29,31 +45,34 @@
           });
       },
       function () {
-        throw new Error('We could not reach the server. Check your connection and try again.');
+        throw new Error(t('client.offline'));
       },
     );
   }
 
   /** What to tell a person about an error answer, in plain words (the API's messages are for developers). */
+  /** The API's messages are English, for developers: a person is told in the page's language, by field. */
+  var FIELD_MESSAGES = { name: 'client.enterName', email: 'client.enterEmail', consent: 'client.tickAgree', content: 'client.tooLong' };
+
   function explain(reply) {
     var message = (reply.body && reply.body.message) || '';
     if (reply.status === 409) {
-      if (/expired/.test(message)) return { expired: true, text: 'This link has expired, so your last answer was not sent.' };
-      if (/is completed/.test(message)) return { completed: true, text: 'This interview is already complete.' };
-      if (/is abandoned/.test(message)) return { completed: true, state: 'abandoned', text: 'This interview has ended.' };
-      if (/is started/.test(message)) return { started: true, text: 'This interview has already started.' };
-      if (/being handled/.test(message)) return { text: 'Your previous answer is still being handled. Please send this one again in a moment.' };
-      if (/transcript is full/.test(message)) return { text: 'This interview has reached its length limit, so no more answers can be added. Please press End interview.' };
+      if (/expired/.test(message)) return { expired: true, text: t('client.expiredUnsent') };
+      if (/is completed/.test(message)) return { completed: true, text: t('client.alreadyCompleted') };
+      if (/is abandoned/.test(message)) return { completed: true, state: 'abandoned', text: t('client.ended') };
+      if (/is revoked/.test(message)) return { completed: true, state: 'revoked', text: t('client.revoked') };
+      if (/is started/.test(message)) return { started: true, text: t('client.alreadyStarted') };
+      if (/being handled/.test(message)) return { text: t('client.stillHandling') };
+      if (/transcript is full/.test(message)) return { text: t('client.transcriptFull') };
     }
-    if (reply.status === 429) return { text: 'You are sending answers too quickly. Please wait ' + (reply.retryAfter || 'a few') + ' seconds and try again.' };
-    if (reply.status === 404) return { text: 'This link does not lead to an interview any more.' };
-    if (reply.status === 413) return { text: 'That answer is too long to send. Please shorten it.' };
-    if (reply.status === 400) return { field: /^(name|email|occupation|consent|content)\b/.exec(message), text: message ? capitalize(message) + '.' : 'Please check what you entered.' };
-    return { text: 'Something went wrong on our side. Please try again in a moment.' };
-  }
-
-  function capitalize(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    if (reply.status === 429) return { text: t('client.tooFast', { seconds: reply.retryAfter || 30 }) };
+    if (reply.status === 404) return { text: t('client.gone') };
+    if (reply.status === 413) return { text: t('client.tooLong') };
+    if (reply.status === 400) {
+      var field = /^(name|email|occupation|consent|content)\b/.exec(message);
+      return { field: field, text: t((field && FIELD_MESSAGES[field[1]]) || 'client.checkInput') };
+    }
+    return { text: t('client.serverError') };
   }
 
   function showError(text) {
@@ -69,7 +88,7 @@
       var date = new Date(el.getAttribute('datetime'));
       if (isNaN(date.getTime())) return;
       try {
-        el.textContent = date.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
+        el.textContent = date.toLocaleString(language, { dateStyle: 'long', timeStyle: 'short' });
       } catch {
         // an old browser without dateStyle keeps the server's UTC text
       }
@@ -80,7 +99,23 @@
    * Swaps the page's form for the completed or expired panel (a template in the page); the
    * conversation stays in view. `note` says what happened to an answer that was not sent.
    */
-  function finish(state, note) {
+  /**
+   * A panel's completion URL: shown as a link and followed after a moment, so that a screen reader
+   * has read the thank-you first. No Referer goes with it (the page's referrer policy): it would hold the linkID.
+   */
+  function followRedirect(panel, url) {
+    var box = panel && panel.querySelector('.redirect');
+    var link = box && box.querySelector('a');
+    if (!link) return;
+    if (url) link.setAttribute('href', url);
+    if (!link.getAttribute('href')) return;
+    box.hidden = false;
+    window.setTimeout(function () {
+      window.location.assign(link.getAttribute('href'));
+    }, REDIRECT_AFTER_MS);
+  }
+
+  function finish(state, note, redirectUrl) {
     var template = document.getElementById(state + '-template');
     var content = template ? template.content.cloneNode(true) : null;
     Array.prototype.forEach.call(main.querySelectorAll('form, section.card'), function (node) {
@@ -101,15 +136,16 @@
     panel.setAttribute('tabindex', '-1');
     panel.focus();
     scrollToEnd();
+    followRedirect(panel, redirectUrl);
   }
 
   function turnElement(turn) {
-    var role = ROLE_LABELS[turn.role] ? turn.role : 'system';
+    var role = ROLES.indexOf(turn.role) >= 0 ? turn.role : 'system';
     var item = document.createElement('li');
     item.className = 'turn turn--' + role;
     var who = document.createElement('span');
     who.className = 'turn__who';
-    who.textContent = ROLE_LABELS[role];
+    who.textContent = t('room.role.' + role);
     var text = document.createElement('p');
     text.className = 'turn__text';
     text.textContent = turn.content;
@@ -127,6 +163,8 @@
   }
 
   localizeTimes(document);
+  // Reloaded (or opened again) after the end: the way on to the panel, as on the page that ended it.
+  if (main.dataset.status === 'completed' || main.dataset.status === 'abandoned') followRedirect(main.querySelector('section.card'));
 
   // pending: the consent and the interviewee's details.
   var startForm = document.getElementById('start-form');
@@ -152,11 +190,11 @@
       var occupation = fields.occupation.value.trim();
       var consent = fields.consent.checked;
       var problem = !name
-        ? ['name', 'Please enter your name.']
+        ? ['name', t('client.enterName')]
         : !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)
-          ? ['email', 'Please enter your email address, like name@example.com.']
+          ? ['email', t('client.enterEmail')]
           : !consent
-            ? ['consent', 'Please tick "I agree" to start the interview.']
+            ? ['consent', t('client.tickAgree')]
             : null;
       if (problem) {
         markInvalid(problem[0]);
@@ -170,7 +208,9 @@
       startForm.setAttribute('aria-busy', 'true');
       var submit = startForm.querySelector('button[type=submit]');
       submit.disabled = true;
+      // The interview is held in the language this page shows.
       var payload = { name: name, email: email, consent: true };
+      if (startForm.dataset.language) payload.language = startForm.dataset.language;
       if (occupation) payload.occupation = occupation;
       var failed = function (text, field) {
         starting = false;
@@ -233,6 +273,12 @@
       answer.setAttribute('aria-describedby', (last ? 'current-question ' : '') + 'answer-hint');
     };
 
+    /** "Question k of n", as the reply says it stands now. */
+    var showProgress = function (progress) {
+      var line = document.getElementById('progress');
+      if (line && progress) line.textContent = t('room.progress', { asked: progress.asked, total: progress.total });
+    };
+
     describeAnswer();
     scrollToEnd(true);
 
@@ -249,7 +295,7 @@
       if (busy) return;
       var content = answer.value;
       if (!content.trim()) {
-        showError('Please write an answer first.');
+        showError(t('client.writeAnswer'));
         answer.focus();
         return;
       }
@@ -275,7 +321,8 @@
           if (reply.status === 200) {
             typing.hidden = true;
             turns.appendChild(turnElement(reply.body.result.turns[1]));
-            if (reply.body.result.status === 'completed') return finish('completed');
+            showProgress(reply.body.result.progress);
+            if (reply.body.result.status === 'completed') return finish('completed', null, reply.body.result.redirectUrl);
             setBusy(false);
             describeAnswer();
             answer.focus();
@@ -285,7 +332,7 @@
           var why = explain(reply);
           if (why.expired || why.completed) {
             mine.remove();
-            return finish(why.expired ? 'expired' : why.state || 'completed', 'Your last answer was not sent.');
+            return finish(why.expired ? 'expired' : why.state || 'completed', t('client.notSent'));
           }
           failed(why.text);
         })
@@ -296,14 +343,14 @@
 
     document.getElementById('end').addEventListener('click', function () {
       if (busy) return;
-      if (!window.confirm('End the interview now? Your answers so far will be kept.')) return;
+      if (!window.confirm(t('client.confirmEnd'))) return;
       showError('');
       answer.focus();
       setBusy(true);
       post('end')
         .then(function (reply) {
           // Ended before any answer, the interview is abandoned rather than completed.
-          if (reply.status === 200) return finish(reply.body.result.status === 'abandoned' ? 'abandoned' : 'completed');
+          if (reply.status === 200) return finish(reply.body.result.status === 'abandoned' ? 'abandoned' : 'completed', null, reply.body.result.redirectUrl);
           var why = explain(reply);
           if (why.expired) return finish('expired');
           if (why.completed) return finish(why.state || 'completed');

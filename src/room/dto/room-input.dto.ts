@@ -1,5 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Equals, IsDefined, IsEmail, MaxLength } from 'class-validator';
+import { Equals, IsDefined, IsEmail, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { LANGUAGE_TAGS } from '../../languages/languages';
 import { IsCleanText, OptionalText, RequiredText } from '../../common/validation';
 import { ROOM_LIMITS } from '../room.limits';
 
@@ -21,6 +23,16 @@ export class StartInterviewDto {
   @IsDefined({ message: 'consent is required: the interview starts only once you agree' })
   @Equals(true, { message: 'consent must be true: the interview starts only once you agree' })
   consent: true;
+
+  @ApiPropertyOptional({
+    enum: LANGUAGE_TAGS,
+    example: 'ja',
+    description: "The language the page showed (the session's `language`): the interview is held and recorded in it. Ignored when the interview fixes its language; absent: chosen as for the session.",
+  })
+  @IsOptional()
+  @IsString({ message: 'language must be a string' })
+  @IsIn(LANGUAGE_TAGS, { message: `language must be one of ${LANGUAGE_TAGS.join(', ')}` })
+  language?: string;
 }
 
 export class ReplyDto {

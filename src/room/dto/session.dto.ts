@@ -1,18 +1,61 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { ConversationTurnDto } from '../../invites/dto/invite.dto';
 import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
 import { INVITE_STATUSES, InviteStatus } from '../../invites/invite-status';
 import { INVITE_LIMITS } from '../../invites/invite.limits';
 import { PRODUCT_LIMITS } from '../../products/product.limits';
+import { LANGUAGE_TAGS } from '../../languages/languages';
+
+/** How far the built-in interviewer is through its questions. */
+export interface ProgressDto {
+  asked: number;
+  total: number;
+}
+
+/** An object or null, inline rather than a $ref: OpenAPI 3.0 cannot make a $ref nullable (see invite.dto.ts). */
+const progressSchema = (description: string): ApiPropertyOptions => ({
+  type: 'object',
+  nullable: true,
+  description,
+  selfRequired: true,
+  required: ['asked', 'total'],
+  properties: {
+    asked: { type: 'integer', format: 'int32', minimum: 0, maximum: INTERVIEW_LIMITS.guidelines, example: 2, description: 'Questions asked so far: 0 before the start, 1 after the opening, total once past the last.' },
+    total: { type: 'integer', format: 'int32', minimum: 1, maximum: INTERVIEW_LIMITS.guidelines, example: 5, description: 'The questions the interview asks (GET /v1/interviews/getQuestions).' },
+  },
+});
 
 /** What the interviewee's page (or a team's own front end) knows of an interview: nothing of the team. */
 export class SessionDto {
   @ApiProperty({ enum: INVITE_STATUSES, example: 'started', description: 'pending: show the consent and the form; started: the conversation; completed, abandoned or expired: nothing more to do.' })
   status: InviteStatus;
 
-  @ApiProperty({ maxLength: INTERVIEW_LIMITS.name, example: 'Onboarding friction, Q4' })
-  interviewName: string;
+  @ApiProperty({ maxLength: INTERVIEW_LIMITS.publicTitle, example: 'Tell us about your first week', description: "The interview's publicTitle, or its name when it has none." })
+  publicTitle: string;
+
+  @ApiProperty({
+    enum: LANGUAGE_TAGS,
+    example: 'ja',
+    description: "The room's language: the interview's; with `auto`, before the start the best match of `?lang=`, then Accept-Language, else en; from the start the one recorded with the invite.",
+  })
+  language: string;
+
+  @ApiProperty({ enum: ['ltr', 'rtl'], example: 'ltr', description: 'Writing direction of `language`.' })
+  direction: 'ltr' | 'rtl';
+
+  @ApiProperty(progressSchema('The built-in interviewer\'s progress through its questions ("Question 2 of 5"); null for other agents.'))
+  progress: ProgressDto | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uri',
+    maxLength: INTERVIEW_LIMITS.completionRedirectUrl + 20,
+    example: 'https://panel.example/complete?pid=4711&status=completed',
+    description: 'Once the interview is completed or abandoned: where to send the interviewee (the interview\'s completionRedirectUrl with status= added); otherwise null.',
+  })
+  redirectUrl: string | null;
 
   @ApiProperty({ maxLength: PRODUCT_LIMITS.name, example: 'Acme Notes' })
   productName: string;
@@ -20,7 +63,7 @@ export class SessionDto {
   @ApiProperty({ type: String, nullable: true, format: 'uri', maxLength: COMMON_LIMITS.url, example: 'https://acme.example/notes.png' })
   productImage: string | null;
 
-  @ApiProperty({ maxLength: 2000, description: 'What the interviewee agrees to by starting (CONSENT_TEXT).' })
+  @ApiProperty({ maxLength: INTERVIEW_LIMITS.consentText, description: "What the interviewee agrees to by starting: the interview's consentText, else CONSENT_TEXT, else the default in `language`." })
   consentText: string;
 
   @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'The transcript so far, oldest first; the first turn of a started interview records the consent. Empty once the interview is over (completed, abandoned, expired): a link that leaks later shows nothing of it.' })
@@ -36,4 +79,10 @@ export class ReplyResultDto {
 
   @ApiProperty({ type: [ConversationTurnDto], minItems: 2, maxItems: 2, description: 'The two new turns: the answer as stored, then the interviewer\'s.' })
   turns: ConversationTurnDto[];
+
+  @ApiProperty(progressSchema('The progress after this turn (see the session); null for agents other than the built-in one.'))
+  progress: ProgressDto | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uri', maxLength: INTERVIEW_LIMITS.completionRedirectUrl + 20, example: null, description: 'When this turn completed the interview: where to send the interviewee (see the session); otherwise null.' })
+  redirectUrl: string | null;
 }

@@ -1,0 +1,87 @@
+/**
+ * The languages the interview room and the built-in interviewer speak: each has a message catalog in
+ * ./catalogs (see messages.ts). The tag is what an interview's `language`, `?lang=` and the invite's
+ * recorded language hold; the name is the language's own, as a person choosing it would look for it.
+ */
+export const LANGUAGES = [
+  { language: 'en', name: 'English', english: 'English', direction: 'ltr' },
+  { language: 'es', name: 'Español', english: 'Spanish', direction: 'ltr' },
+  { language: 'fr', name: 'Français', english: 'French', direction: 'ltr' },
+  { language: 'de', name: 'Deutsch', english: 'German', direction: 'ltr' },
+  { language: 'pt', name: 'Português', english: 'Portuguese', direction: 'ltr' },
+  { language: 'it', name: 'Italiano', english: 'Italian', direction: 'ltr' },
+  { language: 'nl', name: 'Nederlands', english: 'Dutch', direction: 'ltr' },
+  { language: 'pl', name: 'Polski', english: 'Polish', direction: 'ltr' },
+  { language: 'tr', name: 'Türkçe', english: 'Turkish', direction: 'ltr' },
+  { language: 'ja', name: '日本語', english: 'Japanese', direction: 'ltr' },
+  { language: 'zh', name: '中文', english: 'Chinese', direction: 'ltr' },
+  { language: 'ar', name: 'العربية', english: 'Arabic', direction: 'rtl' },
+] as const;
+
+export type Language = (typeof LANGUAGES)[number]['language'];
+export type Direction = 'ltr' | 'rtl';
+
+/** What an interview's `language` may be: `auto` (the interviewee's browser decides) or a supported tag. */
+export const AUTO_LANGUAGE = 'auto';
+export const LANGUAGE_TAGS: readonly Language[] = LANGUAGES.map((l) => l.language);
+export const INTERVIEW_LANGUAGES: readonly string[] = [AUTO_LANGUAGE, ...LANGUAGE_TAGS];
+export const FALLBACK_LANGUAGE: Language = 'en';
+
+const BY_TAG = new Map<string, (typeof LANGUAGES)[number]>(LANGUAGES.map((l) => [l.language, l]));
+
+export function isLanguage(tag: unknown): tag is Language {
+  return typeof tag === 'string' && BY_TAG.has(tag);
+}
+
+export function directionOf(language: string): Direction {
+  return BY_TAG.get(language)?.direction ?? 'ltr';
+}
+
+/** The English name of a language, for an LLM's instructions ("Japanese (日本語)"). */
+export function describeLanguage(language: string): string {
+  const entry = BY_TAG.get(language);
+  return entry ? (entry.name === entry.english ? entry.english : `${entry.english} (${entry.name})`) : language;
+}
+
+/** A BCP 47 tag ("pt-BR", "zh_Hant_TW", "JA") as one of ours: the whole tag, then its primary subtag. */
+export function matchLanguage(tag: string | null | undefined): Language | null {
+  if (typeof tag !== 'string') return null;
+  const clean = tag.trim().toLowerCase().replace(/_/g, '-');
+  if (clean.length === 0 || clean.length > 35) return null;
+  if (isLanguage(clean)) return clean;
+  const primary = clean.split('-')[0];
+  return isLanguage(primary) ? primary : null;
+}
+
+/**
+ * The best supported language of an Accept-Language header, by quality (ties keep the header's order),
+ * or null. Entries with q=0 are refused, `*` matches nothing in particular; malformed ones are skipped.
+ */
+export function fromAcceptLanguage(header: string | null | undefined): Language | null {
+  if (typeof header !== 'string' || header.length === 0) return null;
+  const entries = header
+    .slice(0, 1000)
+    .split(',')
+    .slice(0, 50)
+    .map((part, order) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p)).find((m) => m);
+      return { tag: tag.trim(), q: q ? Number(q[1]) : 1, order };
+    })
+    .filter((e) => e.tag !== '' && e.tag !== '*' && e.q > 0)
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  for (const entry of entries) {
+    const match = matchLanguage(entry.tag);
+    if (match) return match;
+  }
+  return null;
+}
+
+/**
+ * The room's language before the interview starts: the interview's own when it has one, else `?lang=`,
+ * then the browser's Accept-Language, then English.
+ */
+export function negotiateLanguage(interviewLanguage: string | null, query: string | null | undefined, acceptLanguage: string | null | undefined): Language {
+  if (isLanguage(interviewLanguage)) return interviewLanguage;
+  return matchLanguage(query) ?? fromAcceptLanguage(acceptLanguage) ?? FALLBACK_LANGUAGE;
+}
