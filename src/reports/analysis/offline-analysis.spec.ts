@@ -340,6 +340,8 @@ describe('edge cases', () => {
 });
 
 describe('determinism and progress', () => {
+  // Thousands of answers, analysed twice: seconds on a busy machine, more than Jest's default 5 s allows.
+  const LONG = 30_000;
   const questions = Array.from({ length: 10 }, (_, i) => ({ questionIndex: i, question: `Question ${i}` }));
 
   it('gives the same result for the same answers, however often it yields', async () => {
@@ -349,7 +351,7 @@ describe('determinism and progress', () => {
     expect(second).toEqual(first);
     expect(first.themes.length).toBeGreaterThan(1);
     expect(first.questions.every((q) => q.keyphrases.length === 10 && q.themes.length > 0)).toBe(true);
-  });
+  }, LONG);
 
   it('reports progress in answers analysed, up to twice their number', async () => {
     const answers = syntheticAnswers(200);
@@ -372,5 +374,5 @@ describe('determinism and progress', () => {
     expect(elapsed).toBeGreaterThan(100);
     expect(yielder.yields).toBeGreaterThan(10);
     expect(Math.max(...gaps)).toBeLessThan(50);
-  });
+  }, LONG);
 });
