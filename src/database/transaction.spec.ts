@@ -42,3 +42,43 @@ describe(transaction.name, () => {
     expect(opening).toEqual(['database/transaction.ts']);
   });
 });
+
+describe('transactions on the embedded database', () => {
+  let dataSource: DataSource;
+
+  beforeEach(async () => {
+    const { DataSource: Source } = await import('typeorm');
+    dataSource = new Source({ type: 'better-sqlite3', database: ':memory:' });
+    await dataSource.initialize();
+    await dataSource.query('CREATE TABLE t (n INTEGER)');
+  });
+  afterEach(() => dataSource.destroy());
+
+  const rows = async () => ((await dataSource.query('SELECT n FROM t ORDER BY n')) as { n: number }[]).map((r) => r.n);
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("keeps one transaction's writes when another, begun in the same tick, rolls back", async () => {
+    const kept = transaction(dataSource, async (db) => {
+      await db.query('INSERT INTO t (n) VALUES (1)');
+      await turn();
+      await db.query('INSERT INTO t (n) VALUES (2)');
+    });
+    const undone = transaction(dataSource, async (db) => {
+      await db.query('INSERT INTO t (n) VALUES (3)');
+      await turn();
+      throw new Error('the work failed');
+    });
+    await expect(Promise.allSettled([kept, undone])).resolves.toMatchObject([{ status: 'fulfilled' }, { status: 'rejected' }]);
+    expect(await rows()).toEqual([1, 2]);
+    // Nothing left open on the one connection, so later writes outside a transaction are committed.
+    expect(dataSource.createQueryRunner().isTransactionActive).toBe(false);
+  });
+
+  it('lets a transaction opened inside another nest instead of waiting for itself', async () => {
+    await transaction(dataSource, async (db) => {
+      await db.query('INSERT INTO t (n) VALUES (1)');
+      await transaction(dataSource, (inner) => inner.query('INSERT INTO t (n) VALUES (2)'));
+    });
+    expect(await rows()).toEqual([1, 2]);
+  });
+});

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isLockConflict } from '../common/database-errors';
@@ -19,11 +20,34 @@ const logger = new Logger('Database');
 export async function transaction<T>(dataSource: DataSource, work: (db: EntityManager) => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await dataSource.transaction(work);
+      return await oneAtATime(dataSource, () => dataSource.transaction(work));
     } catch (error) {
       if (attempt >= attempts || !isLockConflict(error)) throw error;
       logger.warn({ msg: 'transaction rolled back by the database (a deadlock or a lock wait); running it again', attempt });
       await sleep(Math.random() * BACKOFF_MS * 2 ** (attempt - 1));
     }
   }
+}
+
+/** The embedded database's transactions in flight, one chain per DataSource. */
+const embeddedChains = new WeakMap<DataSource, Promise<unknown>>();
+/** Set inside an embedded transaction: a transaction opened within it nests (a savepoint) instead of queueing behind itself. */
+const insideEmbedded = new AsyncLocalStorage<true>();
+
+/**
+ * On the embedded database, transactions run one after another. TypeORM's better-sqlite3 driver has a
+ * single connection and query runner: two transactions begun in the same tick (the report worker's and
+ * the webhook relay's claims at start-up) become a transaction and a savepoint inside it, so one's
+ * rollback undid the other's writes, or the outer BEGIN was left open and every later "commit" only
+ * released a savepoint. MySQL gives each transaction its own connection and needs no queue.
+ */
+function oneAtATime<T>(dataSource: DataSource, run: () => Promise<T>): Promise<T> {
+  if (dataSource.options?.type !== 'better-sqlite3' || insideEmbedded.getStore()) return run();
+  const previous = embeddedChains.get(dataSource) ?? Promise.resolve();
+  const result = previous.then(() => insideEmbedded.run(true, run));
+  embeddedChains.set(
+    dataSource,
+    result.catch(() => undefined),
+  );
+  return result;
 }
