@@ -74,7 +74,8 @@ export class AppModule implements NestModule {
     // https on a plain-http deployment.
     consumer.apply(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })).forRoutes({ path: '*path', method: RequestMethod.ALL });
     // The API's rate limit before its bodies are read, so that every /v1 answer carries its headers.
-    consumer.apply(RateLimitMiddleware).forRoutes(API, { path: 'health', method: RequestMethod.ALL });
+    // The probes that ping the database are limited too; /health/live touches nothing.
+    consumer.apply(RateLimitMiddleware).forRoutes(API, { path: 'health', method: RequestMethod.ALL }, { path: 'health/ready', method: RequestMethod.ALL });
     consumer.apply(jsonBody(this.config.bodyLimitBytes)).forRoutes(API);
   }
 }
