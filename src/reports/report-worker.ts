@@ -8,6 +8,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
 import { ReportsConfig } from './reports.config';
+import { Metrics } from '../metrics/metrics.service';
 import { REPORT_LIMITS } from './reports.limits';
 import { ClaimedReport, ReportOutcome, ReportsRepository } from './reports.repository';
 
@@ -46,7 +47,12 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly outbox: WebhookOutbox,
     private readonly config: ReportsConfig,
     private readonly scheduler: SchedulerRegistry,
-  ) {}
+    metrics: Metrics,
+  ) {
+    metrics.gauge('irs_reports', 'Reports by status (all instances): queued and running are the queue', ['status'], async (set) => {
+      for (const { status, count } of await reports.countByStatus()) set(count, { status });
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;

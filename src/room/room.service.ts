@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
-import { InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
+import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
 import { OPEN_STATUSES } from '../invites/invite-status';
@@ -9,6 +9,7 @@ import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ReplyResultDto, SessionDto } from './dto/session.dto';
 import { RoomNotFoundException } from './room.errors';
 import { RoomConfig } from './room.config';
+import { Metrics } from '../metrics/metrics.service';
 
 /** The language of the room's own texts (until it speaks others). */
 const ROOM_LANGUAGE = 'en';
@@ -31,6 +32,7 @@ export class RoomService {
     private readonly lifecycle: InviteLifecycleService,
     private readonly interviewers: InterviewersService,
     private readonly config: RoomConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async session(linkID: string): Promise<SessionDto> {
@@ -44,7 +46,7 @@ export class RoomService {
       const userInfo = { email: dto.email, name: dto.name, occupation: dto.occupation ?? null };
       // What was agreed to, and when, is the transcript's first turn: the team can show it.
       const consent: NewTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.config.consentText}`, questionIndex: null };
-      const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name), [consent]);
+      const opening = await this.turn(invite, this.brief(invite, userInfo.name), [consent]);
       const turns: NewTurn[] = [consent, { role: 'interviewer', content: opening.message, questionIndex: opening.questionIndex }];
       // The room speaks English; the interview's language is recorded with the invite from its start.
       await this.lifecycle.start(invite, userInfo, turns, ROOM_LANGUAGE, now);
@@ -59,7 +61,7 @@ export class RoomService {
       const agent = this.agentOf(invite);
       const brief = this.brief(invite, invite.userInfo?.name ?? null);
       const transcript = [...invite.conversation, answer];
-      const next = await agent.next(brief, transcript);
+      const next = await this.turn(invite, brief, transcript);
       const question = { role: 'interviewer' as const, content: next.message };
       const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
       await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null);
@@ -125,6 +127,17 @@ export class RoomService {
         }
       }
     });
+  }
+
+  /** The agent's next turn, timed and counted by the agent's name. */
+  private async turn(invite: RoomInvite, brief: InterviewBrief, transcript: Parameters<InterviewerAgent['next']>[1]): Promise<AgentTurn> {
+    const agent = this.agentOf(invite);
+    const name = this.interviewers.get(invite.interviewer) ? invite.interviewer : this.interviewers.defaultName;
+    const started = performance.now();
+    const next = await agent.next(brief, transcript);
+    this.metrics.agentTurn(name, (performance.now() - started) / 1000);
+    this.metrics.roomTurn(name);
+    return next;
   }
 
   /**

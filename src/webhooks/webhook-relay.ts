@@ -12,6 +12,7 @@ import { WebhooksConfig } from './webhooks.config';
 import { RELAY } from './webhooks.limits';
 import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
 import { transaction } from '../database/transaction';
+import { Metrics } from '../metrics/metrics.service';
 
 const GONE_REASON = 'the endpoint answered 410 Gone';
 const RETRY_TIMER_HORIZON_MS = 60_000;
@@ -48,7 +49,17 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly outbox: WebhookOutbox,
     private readonly config: WebhooksConfig,
     private readonly scheduler: SchedulerRegistry,
-  ) {}
+    private readonly metrics: Metrics,
+  ) {
+    metrics.gauge('irs_webhook_due_deliveries', 'Webhook deliveries due now and not being sent (all instances)', [], async (set) => {
+      set((await webhooks.dueBacklog(new Date())).count);
+    });
+    metrics.gauge('irs_webhook_oldest_due_age_seconds', 'How long the oldest due webhook delivery has waited past its due time (0: none waiting)', [], async (set) => {
+      const now = new Date();
+      const { oldestDue } = await webhooks.dueBacklog(now);
+      set(oldestDue ? Math.max(0, (now.getTime() - oldestDue.getTime()) / 1000) : 0);
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.allowLocal) {
@@ -175,6 +186,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
       });
       if (gone) await this.webhooks.disableEndpoint(db, delivery.webhookID, GONE_REASON, now);
     });
+    this.metrics.webhookAttempt(delivered ? 'delivered' : gone ? 'gone' : code === null ? 'unreachable' : 'failed');
     this.logger.debug({ msg: 'webhook attempt', deliveryID: delivery.deliveryID, webhookID: delivery.webhookID, statusCode: code, error: outcome.error, durationMs: outcome.durationMs, status });
     if (next) this.wakeAt(next.getTime());
   }
