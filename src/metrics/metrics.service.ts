@@ -7,6 +7,9 @@ export type GaugeReader = (set: (value: number, labels?: Record<string, string>)
 
 const noop = (): void => undefined;
 
+/** What a webhook attempt came to: a 2xx, another answer, 410 Gone, or no answer at all. */
+export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone' | 'unreachable';
+
 /**
  * The service's Prometheus metrics, from prom-client, in a registry of this app's own (the tests boot
  * several apps in one process; prom-client's global registry would refuse the second). Labels are
@@ -25,7 +28,7 @@ export class Metrics {
   readonly agentTurn: (agent: string, seconds: number) => void = noop;
   readonly agentFallback: (agent: string, reason: string) => void = noop;
   readonly inviteTransition: (status: string, count?: number) => void = noop;
-  readonly webhookAttempt: (result: 'delivered' | 'failed' | 'gone' | 'unreachable') => void = noop;
+  readonly webhookAttempt: (result: WebhookAttemptResult) => void = noop;
   readonly rateLimitRefused: (bucket: string) => void = noop;
 
   constructor(config: MetricsConfig) {

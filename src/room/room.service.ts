@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
+import { inSpan } from '../common/spans';
 import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
@@ -134,7 +135,7 @@ export class RoomService {
     const agent = this.agentOf(invite);
     const name = this.interviewers.get(invite.interviewer) ? invite.interviewer : this.interviewers.defaultName;
     const started = performance.now();
-    const next = await agent.next(brief, transcript);
+    const next = await inSpan('interviewer.turn', { 'irs.agent': name, 'irs.agent.kind': agent.kind }, () => agent.next(brief, transcript));
     this.metrics.agentTurn(name, (performance.now() - started) / 1000);
     this.metrics.roomTurn(name);
     return next;
