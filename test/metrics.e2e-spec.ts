@@ -1,5 +1,8 @@
+import { parser as promql } from '@prometheus-io/lezer-promql';
+import { readFileSync } from 'node:fs';
 import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { ENGINE } from '../src/config/engine';
 import { MetricsServer } from '../src/metrics/metrics-server';
 import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
@@ -118,5 +121,33 @@ describe('Metrics (METRICS_PORT)', () => {
     const labels = [...families.values()].flatMap((f) => f.metrics.flatMap((m) => Object.values(m.labels ?? {})));
     expect(labels.length).toBeGreaterThan(20);
     for (const secret of [linkID, EMAIL, 'Tangerine', 'irs_', webhookID]) expect(labels.filter((l) => l.includes(secret))).toEqual([]);
+  });
+
+  it('exports every metric the Grafana dashboard (docs/grafana-dashboard.json) queries', () => {
+    const dashboard = JSON.parse(readFileSync(join(__dirname, '..', 'docs', 'grafana-dashboard.json'), 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+      templating: { list: { query?: unknown; definition?: string }[] };
+    };
+    // Grafana fills its variables in before Prometheus sees a query: do the same, then parse it as PromQL.
+    const interpolate = (expr: string) => expr.replaceAll('$__rate_interval', '5m').replaceAll('$job', '.*');
+    const named = new Set<string>();
+    const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => interpolate(t.expr)));
+    // label_values(<selector>, <label>) is Grafana's; the selector inside is PromQL.
+    for (const v of dashboard.templating.list) if (v.definition?.startsWith('label_values(')) exprs.push(v.definition.slice('label_values('.length, v.definition.lastIndexOf(',')));
+    expect(exprs.length).toBeGreaterThan(10);
+    for (const expr of exprs) {
+      const tree = promql.parse(expr);
+      tree.iterate({
+        enter: (node) => {
+          expect({ expr, error: node.type.isError }).toEqual({ expr, error: false });
+          const id = node.name === 'VectorSelector' ? node.node.getChild('Identifier') : null;
+          if (id) named.add(expr.slice(id.from, id.to));
+        },
+      });
+    }
+    // A histogram is exported as one family and queried by its _bucket, _sum and _count series.
+    const exported = (name: string) => families.has(name) || ['_bucket', '_sum', '_count'].some((suffix) => name.endsWith(suffix) && families.get(name.slice(0, -suffix.length))?.type === 'HISTOGRAM');
+    expect([...named].filter((name) => !exported(name))).toEqual([]);
+    for (const wanted of ['http_request_duration_seconds_bucket', 'irs_agent_fallbacks_total', 'irs_webhook_oldest_due_age_seconds', 'irs_reports']) expect(named).toContain(wanted);
   });
 });
