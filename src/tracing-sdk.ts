@@ -58,9 +58,9 @@ export function startTracing(): NodeSDK {
           else scrubServerSpan(span, request);
         },
       }),
-      // Routers and handlers: the route template names the request's span; every middleware's own
-      // span would cost more than it tells.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // The handler's span only: the route template names the request's span; a span for every
+      // middleware and router layer would cost more than it tells.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
       new MySQL2Instrumentation({ maskStatement: true }),
       // Given before the span starts, these replace the full URL, path and query it would record.
       new UndiciInstrumentation({
