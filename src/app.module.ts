@@ -17,9 +17,7 @@ import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
-import { Metrics } from './metrics/metrics.service';
-import { MetricsServer } from './metrics/metrics-server';
-import { RequestMetricsMiddleware } from './metrics/request-metrics.middleware';
+import { MetricsHttpModule } from './metrics/metrics-http.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
@@ -40,6 +38,8 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
 @Module({
   imports: [
     ScheduleModule.forRoot(),
+    // First, so that a request's time includes the other middleware.
+    MetricsHttpModule,
     AuthModule,
     RateLimitModule,
     HealthModule,
@@ -61,15 +61,10 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
     WebhookRelay,
-    MetricsServer,
-    RequestMetricsMiddleware,
   ],
 })
 export class AppModule implements NestModule {
-  constructor(
-    private readonly config: AppConfig,
-    private readonly metrics: Metrics,
-  ) {}
+  constructor(private readonly config: AppConfig) {}
 
   static forRoot(config: AppConfig): DynamicModule {
     // Every feature module is imported above: all their settings are registered, and checked here.
@@ -78,8 +73,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // First, so that a request's time includes everything after it; not at all with metrics off.
-    if (this.metrics.enabled) consumer.apply(RequestMetricsMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
     // Security headers on every response; upgrade-insecure-requests would send Swagger UI's assets to
     // https on a plain-http deployment.
     consumer.apply(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })).forRoutes({ path: '*path', method: RequestMethod.ALL });

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MetricsConfig } from './metrics.config';
 import { Metrics } from './metrics.service';
 
 /**
@@ -14,10 +13,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('Metrics');
   private server?: Server;
 
-  constructor(
-    private readonly metrics: Metrics,
-    private readonly config: MetricsConfig,
-  ) {}
+  constructor(private readonly metrics: Metrics) {}
 
   /** The port it listens on (METRICS_PORT=0 picks one), or null when metrics are off. */
   get port(): number | null {
@@ -25,7 +21,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.port === null) return;
+    if (this.metrics.port === null) return;
     const server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -42,7 +38,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.config.port!, () => resolve());
+      server.listen(this.metrics.port!, () => resolve());
     });
     this.server = server;
     this.logger.log({ msg: 'metrics listening', port: this.port });

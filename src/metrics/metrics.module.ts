@@ -21,7 +21,7 @@ interface Mysql2Pool {
 @Module({
   imports: [ConfigModule.forFeature(MetricsConfig, readMetricsConfig)],
   providers: [Metrics],
-  exports: [Metrics, ConfigModule],
+  exports: [Metrics],
 })
 export class MetricsModule {
   constructor(metrics: Metrics, @InjectDataSource() dataSource: DataSource) {

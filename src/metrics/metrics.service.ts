@@ -22,6 +22,8 @@ export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone' | 'unreachabl
 export class Metrics {
   readonly registry = new Registry();
   readonly enabled: boolean;
+  /** METRICS_PORT, for the listener (MetricsServer); null: metrics are off. */
+  readonly port: number | null;
 
   readonly requestDone: (method: string, route: string, status: number, seconds: number) => void = noop;
   readonly roomTurn: (agent: string) => void = noop;
@@ -32,6 +34,7 @@ export class Metrics {
   readonly rateLimitRefused: (bucket: string) => void = noop;
 
   constructor(config: MetricsConfig) {
+    this.port = config.port;
     this.enabled = config.port !== null;
     if (!this.enabled) return;
     collectDefaultMetrics({ register: this.registry });
