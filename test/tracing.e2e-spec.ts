@@ -24,7 +24,7 @@ const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 
  */
 jest.setTimeout(120_000);
 
-describe('Traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOINT, %s)', (protocol) => {
   let dir: string;
   let db: DataSource;
   let token: string;
@@ -47,7 +47,8 @@ describe('Traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       WEBHOOK_RETRY_SCHEDULE: '0.3,0.3',
       RATE_LIMIT_MAX: '1000000',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      // http/protobuf is the SDK's default: set here only to say so.
+      OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
       // Export every 100 ms rather than every 5 s: the test waits for what it looks for, not longer.
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e',
@@ -95,6 +96,7 @@ describe('Traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     const { reportID } = await call('POST', '/v1/reports/addOne', { interviewID });
     await waitFor('the report', async () => ((await call('GET', `/v1/reports/getOne?reportID=${reportID}`)).status === 'completed' ? true : undefined), 20_000);
 
+    expect([...collector.contentTypes]).toEqual([protocol === 'http/json' ? 'application/json' : 'application/x-protobuf']);
     // A span per request, named by its route template, as a server span.
     const [reply] = await spansFor('POST /i/:linkID/reply');
     expect({ kind: reply.kind, route: reply.attributes['http.route'], path: reply.attributes['url.path'], status: reply.attributes['http.response.status_code'] }).toEqual({

@@ -1,5 +1,57 @@
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parse } from 'protobufjs';
+
+/**
+ * The OTLP trace export request, from the official definitions (opentelemetry-proto:
+ * collector/trace/v1/trace_service.proto, trace/v1/trace.proto, common/v1/common.proto,
+ * resource/v1/resource.proto), the messages and fields a trace export uses.
+ */
+const OTLP_TRACE_PROTO = `
+syntax = "proto3";
+package otlp;
+message AnyValue {
+  oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; ArrayValue array_value = 5; KeyValueList kvlist_value = 6; bytes bytes_value = 7; }
+}
+message ArrayValue { repeated AnyValue values = 1; }
+message KeyValueList { repeated KeyValue values = 1; }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message InstrumentationScope { string name = 1; string version = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4; }
+message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
+message Status { reserved 1; string message = 2; int32 code = 3; }
+message Span {
+  bytes trace_id = 1; bytes span_id = 2; string trace_state = 3; bytes parent_span_id = 4; fixed32 flags = 16; string name = 5; int32 kind = 6;
+  fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8; repeated KeyValue attributes = 9; uint32 dropped_attributes_count = 10;
+  message Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4; }
+  repeated Event events = 11; uint32 dropped_events_count = 12;
+  message Link { bytes trace_id = 1; bytes span_id = 2; string trace_state = 3; repeated KeyValue attributes = 4; uint32 dropped_attributes_count = 5; fixed32 flags = 6; }
+  repeated Link links = 13; uint32 dropped_links_count = 14; Status status = 15;
+}
+message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; string schema_url = 3; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; string schema_url = 3; }
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+`;
+const ExportTraceServiceRequest = parse(OTLP_TRACE_PROTO, { keepCase: false }).root.lookupType('otlp.ExportTraceServiceRequest');
+
+/** A protobuf export as the JSON encoding writes it (camelCase fields, ids in hex, 64-bit integers as strings). */
+function fromProtobuf(body: Buffer): ExportTraceServiceRequest {
+  const message = ExportTraceServiceRequest.decode(body);
+  const hex = (b: unknown) => (b instanceof Uint8Array ? Buffer.from(b).toString('hex') : undefined);
+  const object = ExportTraceServiceRequest.toObject(message, { longs: String, bytes: Array, defaults: false, oneofs: false }) as ExportTraceServiceRequest;
+  // Ids: bytes in protobuf, hex in OTLP/JSON.
+  const decoded = message as unknown as { resourceSpans?: { scopeSpans?: { spans?: { traceId: Uint8Array; spanId: Uint8Array; parentSpanId?: Uint8Array }[] }[] }[] };
+  decoded.resourceSpans?.forEach((rs, i) =>
+    rs.scopeSpans?.forEach((ss, j) =>
+      ss.spans?.forEach((span, k) => {
+        const target = object.resourceSpans![i].scopeSpans![j].spans![k];
+        target.traceId = hex(span.traceId)!;
+        target.spanId = hex(span.spanId)!;
+        target.parentSpanId = span.parentSpanId && span.parentSpanId.length > 0 ? hex(span.parentSpanId) : undefined;
+      }),
+    ),
+  );
+  return object;
+}
 
 /** An OTLP attribute value as the OTLP/JSON encoding writes it. */
 export interface OtlpValue {
@@ -52,13 +104,16 @@ function valueOf(v: OtlpValue | undefined): unknown {
 const flat = (kvs: OtlpKeyValue[] | undefined): Record<string, unknown> => Object.fromEntries((kvs ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
 
 /**
- * A stand-in OpenTelemetry collector: the OTLP/HTTP trace endpoint (POST /v1/traces) taking the OTLP/JSON
- * encoding (OTEL_EXPORTER_OTLP_PROTOCOL=http/json), answering as a collector does, keeping every span.
+ * A stand-in OpenTelemetry collector: the OTLP/HTTP trace endpoint (POST /v1/traces) taking either
+ * encoding (http/protobuf, decoded with protobufjs and the official message definitions, or http/json),
+ * answering as a collector does, keeping every span.
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
   /** Every request body as it arrived, for a search of everything that was exported. */
   readonly raw: string[] = [];
+  /** The encodings the exports came in. */
+  readonly contentTypes = new Set<string>();
 
   private constructor(
     private readonly server: Server,
@@ -76,13 +131,17 @@ export class OtlpReceiver {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'POST' || req.url !== '/v1/traces' || !req.headers['content-type']?.startsWith('application/json')) {
+    const type = req.headers['content-type'] ?? '';
+    const json = type.startsWith('application/json');
+    if (req.method !== 'POST' || req.url !== '/v1/traces' || !(json || type.startsWith('application/x-protobuf'))) {
       res.writeHead(415, { 'Content-Type': 'application/json' }).end('{}');
       return;
     }
-    const text = Buffer.concat(chunks).toString('utf8');
-    this.raw.push(text);
-    const body = JSON.parse(text) as ExportTraceServiceRequest;
+    const bytes = Buffer.concat(chunks);
+    // Strings are stored as UTF-8 in both encodings: the raw bytes, read as text, can be searched.
+    this.raw.push(bytes.toString('utf8'));
+    this.contentTypes.add(type.split(';')[0]);
+    const body = json ? (JSON.parse(bytes.toString('utf8')) as ExportTraceServiceRequest) : fromProtobuf(bytes);
     for (const rs of body.resourceSpans ?? []) {
       const resource = flat(rs.resource?.attributes);
       for (const ss of rs.scopeSpans ?? []) {
@@ -91,7 +150,9 @@ export class OtlpReceiver {
         }
       }
     }
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    // An empty ExportTraceServiceResponse, in the request's encoding.
+    if (json) res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    else res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
   }
 
   /** The span's ancestors, nearest first, as far as they were exported. */
