@@ -9,6 +9,7 @@ const okSchema = (properties: Record<string, { type: 'string'; enum: string[] }>
   type: 'object',
   required: ['result'],
   properties: { result: { type: 'object', required: Object.keys(properties), properties } },
+  example: { result: Object.fromEntries(Object.entries(properties).map(([key, p]) => [key, p.enum[0]])) },
 });
 
 @ApiTags('health')
