@@ -18,9 +18,10 @@ Use a database of its own: the run adds about 11,100 products, 1,512 invites and
 
 function findRoot(start: string): string {
   let dir = start;
-  while (!existsSync(join(dir, 'package.json'))) {
+  // package-lock.json, not package.json: the build has a copy of package.json (the service reads its version from it).
+  while (!existsSync(join(dir, 'package-lock.json'))) {
     const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${start}`);
+    if (up === dir) throw new Error(`no package-lock.json above ${start}`);
     dir = up;
   }
   return dir;

@@ -21,6 +21,7 @@ import { LOAD_MAIN, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
 import { Dataset, ROOM_QUESTIONS, ROOM_START_TURNS, cleanWrites, databaseName, prepareDataset, resetRoom } from './dataset';
 import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './biglist';
 import { InsightsRun, insightsSection, measureInsights } from './insights';
+import { ObservabilityRun, measureObservability, observabilitySection } from './observability';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit } from './processes';
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
   let results: Awaited<ReturnType<typeof measureAll>>;
   const bigList: BigListRun[] = [];
   let insights: InsightsRun | undefined;
+  let observability: ObservabilityRun | undefined;
   try {
     await cleanWrites(pool, dataset);
     await resetRoom(pool, dataset);
@@ -166,6 +168,7 @@ async function main(): Promise<void> {
       log(`[${round}/${o.rounds}] invites/getList of ${BIG_LIST_INVITES} invites, unpaged: first byte ${run.ttfbMs.toFixed(0)} ms, all ${run.totalMs.toFixed(0)} ms, RSS +${run.rssGrowthMb.toFixed(1)} MB`);
     }
     insights = await measureInsights(service, { interviewID: dataset.studyInterviewID, productID: dataset.productID }, token, o.rounds);
+    observability = await measureObservability(service, specs[0], dataset, token, o);
 
     Object.assign(
       meta,
@@ -201,7 +204,7 @@ async function main(): Promise<void> {
   const logSizes = servers.map((s) => `${s.name}.log ${fmt(statSync(s.logFile).size / 2 ** 20, 1)} MB`).join(', ');
   meta['total time'] = `${fmt((Date.now() - started) / 1000)} s (logs: ${logSizes})`;
   const named = servers.map(({ name, label, phrase, operations }) => ({ name, label, phrase, operations }));
-  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!)]);
+  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!), observabilitySection(observability!)]);
   writeFileSync(join(RESULTS, 'latest.md'), md);
   const raw = {
     meta,
@@ -211,6 +214,7 @@ async function main(): Promise<void> {
     scaling: results.scaling.map((r) => ({ key: r.c.key, rows: r.c.rows, medianMs: r.runs })),
     bigList,
     insights,
+    observability,
   };
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(raw, null, 2)}\n`);
   process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'latest.md'))} (raw numbers: latest.json).\n`);

@@ -31,6 +31,9 @@ export async function createApp(config: AppConfig = loadConfig()): Promise<NestE
   });
   app.useLogger(app.get(Logger));
   app.set('x-powered-by', false);
+  // req.ip (rate limits, the room's per-address limit, metrics, traces) is the client only behind the
+  // proxies TRUST_PROXY names; unset, a client's own X-Forwarded-For is ignored.
+  app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   // Express would hash every response body for a weak ETag; API clients here do not revalidate.
   app.set('etag', false);

@@ -18,6 +18,7 @@ import { InterviewsModule } from './interviews/interviews.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
 import { LanguagesModule } from './languages/languages.module';
+import { MetricsHttpModule } from './metrics/metrics-http.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
@@ -38,6 +39,8 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
 @Module({
   imports: [
     ScheduleModule.forRoot(),
+    // First, so that a request's time includes the other middleware.
+    MetricsHttpModule,
     AuthModule,
     RateLimitModule,
     HealthModule,
@@ -76,7 +79,8 @@ export class AppModule implements NestModule {
     // https on a plain-http deployment.
     consumer.apply(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })).forRoutes({ path: '*path', method: RequestMethod.ALL });
     // The API's rate limit before its bodies are read, so that every /v1 answer carries its headers.
-    consumer.apply(RateLimitMiddleware).forRoutes(API, { path: 'health', method: RequestMethod.ALL });
+    // The probes that ping the database are limited too; /health/live touches nothing.
+    consumer.apply(RateLimitMiddleware).forRoutes(API, { path: 'health', method: RequestMethod.ALL }, { path: 'health/ready', method: RequestMethod.ALL });
     consumer.apply(jsonBody(this.config.bodyLimitBytes)).forRoutes(API);
   }
 }

@@ -5,10 +5,11 @@ import { loggerParams } from './common/logging';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { MetricsModule } from './metrics/metrics.module';
 
 /**
  * What every process of the service needs, whether it answers HTTP (AppModule) or runs the domain
- * code from the command line (SeedModule, the benchmark): configuration, logs, the database, access rules.
+ * code from the command line (SeedModule, the benchmark): configuration, logs, the database, access rules, metrics.
  */
 @Module({})
 export class CoreModule {
@@ -20,6 +21,7 @@ export class CoreModule {
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: (c: AppConfig) => loggerParams(c) }),
         DatabaseModule,
         AccessModule,
+        MetricsModule,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import './config/load-env';
+import { stopTracing } from './tracing';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig } from './config/app-config';
@@ -53,6 +54,7 @@ function stopOnSignals(app: Awaited<ReturnType<typeof createApp>>, config: AppCo
     });
     try {
       await app.close();
+      await stopTracing();
       process.exit(0);
     } catch (error) {
       logger.error({ msg: 'shutdown failed', error: error instanceof Error ? error.message : String(error) });

@@ -229,6 +229,9 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
     const health = await call('GET', '/health', { token: null });
     expect503(health, 'health');
     expect(health.ms).toBeLessThan(OUTAGE_REQUEST_BOUND_MS);
+    expect503(await call('GET', '/health/ready', { token: null }), 'readiness');
+    // Liveness: the process answers; restarting it would not bring the database back.
+    expect((await call('GET', '/health/live', { token: null })).status).toBe(200);
 
     // A burst far beyond the pool size: every request comes back, none waits in an unbounded queue.
     const burstStarted = Date.now();

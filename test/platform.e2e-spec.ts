@@ -120,6 +120,11 @@ describe('Authentication, envelope and platform routes', () => {
       expect(res.body).toEqual({ result: { status: 'ok', database: 'up' } });
     });
 
+    it('has /health/ready (the same answer) and /health/live beside it for orchestrators', async () => {
+      expect((await t.http.get('/health/ready')).body).toEqual({ result: { status: 'ok', database: 'up' } });
+      expect((await t.http.get('/health/live')).body).toEqual({ result: { status: 'ok' } });
+    });
+
     // On MySQL/MariaDB the fault suite (db-fault.e2e-spec.ts) kills and restarts a server of its own. The
     // embedded database lives in the process: what can fail there is its connection.
     (ENGINE === 'sqlite' ? it : it.skip)('answers 503 while the embedded database connection is closed, and 200 once it is open again', async () => {
@@ -128,10 +133,14 @@ describe('Authentication, envelope and platform routes', () => {
         const res = await t.http.get('/health');
         expectError(res, 503, /database unavailable/);
         expect(res.headers['retry-after']).toMatch(/^\d+$/);
+        expectError(await t.http.get('/health/ready'), 503, /database unavailable/);
+        // Not a reason to restart the process: it still answers.
+        await t.http.get('/health/live').expect(200);
       } finally {
         await t.db.initialize();
       }
       await t.http.get('/health').expect(200);
+      await t.http.get('/health/ready').expect(200);
     });
   });
 

@@ -322,6 +322,10 @@ describe('Draining on SIGTERM (SHUTDOWN_DRAIN_MS)', () => {
       await res.arrayBuffer();
     }
     expect(health503At - sigtermAt).toBeLessThan(100);
+    // Readiness says the same at once; liveness stays 200: a draining process must not be restarted.
+    const [ready, live] = await Promise.all([fetch(`${server.base}/health/ready`), fetch(`${server.base}/health/live`)]);
+    expect({ ready: ready.status, live: live.status }).toEqual({ ready: 503, live: 200 });
+    await Promise.all([ready.arrayBuffer(), live.arrayBuffer()]);
 
     // Requests keep being answered normally for the drain period.
     const during: number[] = [];

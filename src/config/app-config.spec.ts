@@ -109,6 +109,14 @@ describe(loadConfig.name, () => {
       expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache:6380', REDIS_KEY_PREFIX: 'staging:' }).redis).toEqual({ url: 'rediss://:pw@cache:6380', keyPrefix: 'staging:' });
     });
 
+    it('trusts no proxy by default, and the hops, addresses, subnets or named ranges TRUST_PROXY gives', () => {
+      expect(loadConfig({}).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+      expect(loadConfig({ TRUST_PROXY: 'Loopback' }).trustProxy).toEqual(['loopback']);
+      expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 172.16.0.1, fd00::/8, uniquelocal' }).trustProxy).toEqual(['10.0.0.0/8', '172.16.0.1', 'fd00::/8', 'uniquelocal']);
+    });
+
     it('never repeats a REDIS_URL, which may hold a password, in its error', () => {
       expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2@[bad' })).toThrow(/^REDIS_URL must be/);
       expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2@[bad' })).not.toThrow(/hunter2/);
@@ -158,6 +166,10 @@ describe(loadConfig.name, () => {
       [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
       [{ REDIS_URL: 'redis://cache', REDIS_KEY_PREFIX: 'has space' }, 'REDIS_KEY_PREFIX'],
       [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
+      [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+      [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+      [{ TRUST_PROXY: 'proxy.example.com' }, 'TRUST_PROXY'],
+      [{ TRUST_PROXY: '101' }, 'TRUST_PROXY'],
       [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     ])('%p', (env, variable) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);

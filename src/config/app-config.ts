@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { engineOf } from './engine';
@@ -55,6 +56,11 @@ export class AppConfig {
   /** Requests per token on /v1 (per address without one), per window; the window is every rate limit's. */
   readonly rateLimit: { limit: number; windowMs: number };
   readonly redis: RedisConfig | null;
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): which proxies in front may name the client in X-Forwarded-For.
+   * false trusts none (req.ip is the peer's address); a hop count, or the addresses/subnets of the proxies.
+   */
+  readonly trustProxy: TrustProxy;
   /** After SIGTERM, /health answers 503 and requests are still served this long before the listener closes. */
   readonly shutdownDrainMs: number;
   /** The environment these settings were read from, for the features' own readers. */
@@ -70,6 +76,40 @@ export class AppConfig {
     if (!this.features.has(reader)) this.features.set(reader, reader(this.env, this));
     return this.features.get(reader) as T;
   }
+}
+
+/** What Express's `trust proxy` accepts from TRUST_PROXY: nothing, a hop count, or proxy addresses and subnets. */
+export type TrustProxy = false | number | string[];
+
+/** The names proxy-addr (Express) gives to address ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset trusts no proxy; a number trusts that many hops in front of the service; otherwise a
+ * comma-separated list of addresses, subnets (10.0.0.0/8) and proxy-addr's names (loopback, linklocal,
+ * uniquelocal). `true` (trust any hop, so any client could name itself) is refused: name the proxies.
+ */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(raw)) return readInt(env, 'TRUST_PROXY', 0, 0, 100) || false;
+  const items = raw
+    .split(',')
+    .map((i) => i.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (PROXY_RANGES.includes(item.toLowerCase())) continue;
+    const [address, prefix, extra] = item.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY must be a number of proxy hops, or a comma-separated list of proxy addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal (got "${item}")`,
+      );
+    }
+  }
+  return items.map((i) => (PROXY_RANGES.includes(i.toLowerCase()) ? i.toLowerCase() : i));
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/irs.sqlite';
@@ -149,6 +189,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowMs: readInt(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400) * 1000,
     },
     redis: readRedis(env),
+    trustProxy: readTrustProxy(env),
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
     env: { ...env },
   });

@@ -5,6 +5,13 @@ import { ApiPublicErrors, errorCase } from '../common/api-responses';
 import { DatabaseHealth } from '../database/database-health';
 import { ServingState } from './serving-state';
 
+const okSchema = (properties: Record<string, { type: 'string'; enum: string[] }>) => ({
+  type: 'object',
+  required: ['result'],
+  properties: { result: { type: 'object', required: Object.keys(properties), properties } },
+  example: { result: Object.fromEntries(Object.entries(properties).map(([key, p]) => [key, p.enum[0]])) },
+});
+
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
@@ -19,20 +26,25 @@ export class HealthController {
     summary: 'Service and database health',
     description:
       'No token needed. 200 while the database answers (within DB_STATEMENT_TIMEOUT_MS); 503 when it does not, and from the moment the ' +
-      'process is told to stop (SIGTERM) while it drains, so that a load balancer stops sending it requests.',
+      'process is told to stop (SIGTERM) while it drains, so that a load balancer stops sending it requests. The same as /health/ready.',
   })
-  @ApiOkResponse({
-    description: 'The database is reachable',
-    schema: {
-      type: 'object',
-      required: ['result'],
-      properties: {
-        result: { type: 'object', required: ['status', 'database'], properties: { status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } } },
-      },
-    },
-  })
+  @ApiOkResponse({ description: 'The database is reachable', schema: okSchema({ status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } }) })
   @ApiPublicErrors(errorCase(503, 'database unavailable'))
-  async check(): Promise<{ status: 'ok'; database: 'up' }> {
+  check(): Promise<{ status: 'ok'; database: 'up' }> {
+    return this.ready();
+  }
+
+  @Public()
+  @Get('ready')
+  @ApiOperation({
+    summary: 'Readiness: whether to send this instance requests',
+    description:
+      'No token needed. For orchestrators and load balancers: 200 while the database answers (within DB_STATEMENT_TIMEOUT_MS) and the ' +
+      'process is not draining; 503 otherwise.',
+  })
+  @ApiOkResponse({ description: 'Ready for requests', schema: okSchema({ status: { type: 'string', enum: ['ok'] }, database: { type: 'string', enum: ['up'] } }) })
+  @ApiPublicErrors(errorCase(503, 'database unavailable'))
+  async ready(): Promise<{ status: 'ok'; database: 'up' }> {
     if (this.serving.draining) throw new ServiceUnavailableException('shutting down');
     try {
       await this.database.ping();
@@ -40,5 +52,21 @@ export class HealthController {
       throw new ServiceUnavailableException('database unavailable');
     }
     return { status: 'ok', database: 'up' };
+  }
+
+  /**
+   * Liveness asks only whether the process answers: a database outage or a drain is no reason to restart
+   * it (a restart would not bring the database back, and would cut the drain short).
+   */
+  @Public()
+  @Get('live')
+  @ApiOperation({
+    summary: 'Liveness: whether the process answers',
+    description: 'No token needed. 200 whenever the process can answer, also while the database is down or the process drains; it touches nothing.',
+  })
+  @ApiOkResponse({ description: 'The process answers', schema: okSchema({ status: { type: 'string', enum: ['ok'] } }) })
+  @ApiPublicErrors()
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InterviewerAgentConfig, InterviewersConfig } from './interviewers.config';
 import { DefaultInterviewer } from './default-interviewer';
 import type { InterviewerDto } from './dto/interviewer.dto';
@@ -6,12 +6,13 @@ import type { InterviewerAgent } from './interviewer-agent';
 import { BUILT_IN_INTERVIEWER } from './interviewer.limits';
 import { UnknownInterviewerException } from './interviewers.errors';
 import { OpenAiInterviewer } from './openai-interviewer';
+import { Metrics } from '../metrics/metrics.service';
 
 /** A configured agent of its kind; the built-in agent answers the turns it cannot give. */
-function createAgent(name: string, config: InterviewerAgentConfig, builtIn: InterviewerAgent): InterviewerAgent {
+function createAgent(name: string, config: InterviewerAgentConfig, builtIn: InterviewerAgent, metrics?: Metrics): InterviewerAgent {
   switch (config.kind) {
     case 'openai':
-      return new OpenAiInterviewer(name, config, builtIn);
+      return new OpenAiInterviewer(name, config, builtIn, (reason) => metrics?.agentFallback(name, reason));
   }
 }
 
@@ -25,10 +26,10 @@ export class InterviewersService {
   /** The agent new interviews get (DEFAULT_INTERVIEWER), and those reset to the default. */
   readonly defaultName: string;
 
-  constructor(config: InterviewersConfig) {
+  constructor(config: InterviewersConfig, @Optional() metrics?: Metrics) {
     const builtIn = new DefaultInterviewer();
     this.agents.set(BUILT_IN_INTERVIEWER, builtIn);
-    for (const [name, agentConfig] of config.agents) this.agents.set(name, createAgent(name, agentConfig, builtIn));
+    for (const [name, agentConfig] of config.agents) this.agents.set(name, createAgent(name, agentConfig, builtIn, metrics));
     this.defaultName = config.defaultInterviewer;
   }
 

@@ -9,8 +9,10 @@ import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } f
 import { INTERVIEWER_LIMITS } from './interviewer.limits';
 import { describeLanguage } from '../languages/languages';
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
-const failure = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+/** `reason` is for the log; `code`, one of a few words, labels the fallback metric. */
+type Failure = { ok: false; reason: string; code: string };
+type Outcome<T> = { ok: true; value: T } | Failure;
+const failure = (reason: string, code = 'unusable-answer'): Failure => ({ ok: false, reason, code });
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -35,6 +37,8 @@ export class OpenAiInterviewer implements InterviewerAgent {
     private readonly name: string,
     private readonly config: OpenAiAgentConfig,
     private readonly fallback: InterviewerAgent,
+    /** Told of each turn the built-in agent took instead (for the metrics), with the failure's code. */
+    private readonly onFallback: (code: string) => void = () => undefined,
   ) {}
 
   get description(): string | null {
@@ -55,6 +59,7 @@ export class OpenAiInterviewer implements InterviewerAgent {
     const outcome = await this.ask(messages, (answer) => readTurn(answer, questions.length));
     if (outcome.ok) return outcome.value;
     this.logger.warn({ msg: 'interviewer turn fell back to the built-in agent', agent: this.name, reason: outcome.reason });
+    this.onFallback(outcome.code);
     return this.fallback.next(brief, transcript);
   }
 
@@ -79,16 +84,26 @@ export class OpenAiInterviewer implements InterviewerAgent {
   /** One chat completion, its answer parsed as JSON and read by `read`; never rejects. */
   private async ask<T>(messages: ChatMessage[], read: (answer: unknown) => Outcome<T>): Promise<Outcome<T>> {
     const outcome = await chatCompletion(this.config, { messages, response_format: { type: 'json_object' } }, { responseBytes: INTERVIEWER_LIMITS.responseBytes });
-    if (!outcome.ok) return failure(describe(outcome.failure));
+    if (!outcome.ok) return failure(describe(outcome.failure), FAILURE_CODES[outcome.failure.kind]);
     let answer: unknown;
     try {
       answer = JSON.parse(outcome.content);
     } catch {
-      return failure('the model did not answer with JSON');
+      return failure('the model did not answer with JSON', 'not-json');
     }
     return read(answer);
   }
 }
+
+const FAILURE_CODES: Record<ChatFailure['kind'], string> = {
+  http: 'http-error',
+  timeout: 'timeout',
+  unreachable: 'unreachable',
+  'too-large': 'too-large',
+  refused: 'not-a-completion',
+  'no-content': 'not-a-completion',
+  'not-a-completion': 'not-a-completion',
+};
 
 /** The reason a turn fell back, for the log. */
 function describe(f: ChatFailure): string {

@@ -1,3 +1,4 @@
+import { Metrics } from '../metrics/metrics.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -160,6 +161,7 @@ export class InviteLifecycleService {
     private readonly invites: InvitesRepository,
     private readonly profiles: ProfilesService,
     private readonly outbox: WebhookOutbox,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The invite with its interview and product; one past expires_on is expired on the way (lazy expiry). */
@@ -229,13 +231,16 @@ export class InviteLifecycleService {
 
   /** pending | started → expired, when past expires_on; false when another change got there first. */
   async expire(linkID: string, now = new Date()): Promise<boolean> {
-    return transaction(this.dataSource, async (db) => {
+    const expired = await transaction(this.dataSource, async (db) => {
       const state = await this.invites.lockState(db, linkID);
       if (!state || !isDue(state.status, rawDate(state.expiresAt), now)) return false;
       await this.invites.write(db, linkID, { status: 'expired' }, now);
       await this.announce(db, [linkID], 'expired', now);
       return true;
     });
+    // Counted once committed: a transaction run again after a deadlock must not count twice.
+    if (expired) this.metrics.inviteTransition('expired');
+    return expired;
   }
 
   /**
@@ -244,13 +249,15 @@ export class InviteLifecycleService {
    * it is still pending or started.
    */
   async sweepExpired(now = new Date(), limit = 500): Promise<number> {
-    return transaction(this.dataSource, async (db) => {
+    const count = await transaction(this.dataSource, async (db) => {
       const due = await this.invites.lockDueToExpire(db, now, limit);
       if (due.length === 0) return 0;
       await this.invites.expireMany(db, due, now);
       await this.announce(db, due, 'expired', now);
       return due.length;
     });
+    if (count > 0) this.metrics.inviteTransition('expired', count);
+    return count;
   }
 
   /**
@@ -271,7 +278,9 @@ export class InviteLifecycleService {
   }
 
   private async changeOnce(invite: RoomInvite, from: InviteStatus, now: Date, patch: (db: EntityManager) => InvitePatch | Promise<InvitePatch>): Promise<void> {
+    let moved: InviteStatus | undefined;
     const expired = await transaction(this.dataSource, async (db) => {
+      moved = undefined;
       const state = await this.invites.lockState(db, invite.linkID);
       if (!state) throw new InviteNotFoundException(invite.linkID);
       if (isDue(state.status, rawDate(state.expiresAt), now)) {
@@ -284,11 +293,16 @@ export class InviteLifecycleService {
       const changes = await patch(db);
       if (changes.status !== undefined && !TRANSITIONS[from].includes(changes.status)) throw new InviteStateException(from, changes.status);
       await this.invites.write(db, invite.linkID, changes, now);
+      moved = changes.status;
       if (changes.status !== undefined && ANNOUNCED.includes(changes.status)) await this.announce(db, [invite.linkID], changes.status as AnnouncedStatus, now);
       return false;
     });
     // The expiry is committed; only then is the caller told.
-    if (expired) throw new InviteExpiredException();
+    if (expired) {
+      this.metrics.inviteTransition('expired');
+      throw new InviteExpiredException();
+    }
+    if (moved) this.metrics.inviteTransition(moved);
   }
 
   /** The webhook events of the invites moved to `status`, in the transaction that moved them. */

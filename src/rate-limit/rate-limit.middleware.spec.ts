@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { loadConfig } from '../config/app-config';
 import { RateLimitMiddleware } from './rate-limit.middleware';
 import { RateLimiterService } from './rate-limiter.service';
+import { Metrics } from '../metrics/metrics.service';
 
 function fakeReq(authorization?: string, ip = '10.0.0.1'): Request {
   return { headers: authorization ? { authorization } : {}, ip, socket: { remoteAddress: ip } } as unknown as Request;
@@ -37,7 +38,7 @@ describe(RateLimitMiddleware.name, () => {
     now = 1_000_000;
     jest.spyOn(Date, 'now').mockImplementation(() => now);
     const config = loadConfig({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '1' });
-    sut = new RateLimitMiddleware(new RateLimiterService(config), config);
+    sut = new RateLimitMiddleware(new RateLimiterService(config, new Metrics({ port: null })), config);
   });
 
   afterEach(() => jest.restoreAllMocks());

@@ -3,8 +3,11 @@ import type { Request, Response } from 'express';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppConfig, RedisConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics.service';
 
 export interface RateLimitVerdict {
+  /** The bucket that counted (api, room, room-link, share...), for the refusals metric. */
+  bucket: string;
   allowed: boolean;
   limit: number;
   remaining: number;
@@ -40,7 +43,10 @@ export class RateLimiterService implements OnModuleDestroy {
   private shared: boolean | undefined;
   private readonly windowSeconds: number;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
     this.windowSeconds = Math.ceil(config.rateLimit.windowMs / 1000);
     if (config.redis) this.redis = this.connect(config.redis);
   }
@@ -69,7 +75,7 @@ export class RateLimiterService implements OnModuleDestroy {
           insuranceLimiter: memory,
         })
       : memory;
-    const verdict = (res: RateLimiterRes, allowed: boolean): RateLimitVerdict => ({ allowed, limit: points, remaining: res.remainingPoints, resetMs: Math.max(0, res.msBeforeNext) });
+    const verdict = (res: RateLimiterRes, allowed: boolean): RateLimitVerdict => ({ bucket: name, allowed, limit: points, remaining: res.remainingPoints, resetMs: Math.max(0, res.msBeforeNext) });
     return {
       consume: async (key) => {
         try {
@@ -118,6 +124,7 @@ export class RateLimiterService implements OnModuleDestroy {
     res.setHeader('RateLimit-Remaining', String(verdict.remaining));
     res.setHeader('RateLimit-Reset', String(resetSeconds));
     if (!verdict.allowed) {
+      this.metrics.rateLimitRefused(verdict.bucket);
       res.setHeader('Retry-After', String(resetSeconds));
       throw new HttpException(`rate limit of ${verdict.limit} requests per ${this.windowSeconds} s exceeded; retry after ${resetSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
     }

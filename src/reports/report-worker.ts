@@ -8,6 +8,8 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
 import { ReportsConfig } from './reports.config';
+import { Metrics } from '../metrics/metrics.service';
+import { inSpan } from '../common/spans';
 import { REPORT_LIMITS } from './reports.limits';
 import { ClaimedReport, ReportOutcome, ReportsRepository } from './reports.repository';
 
@@ -46,7 +48,12 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly outbox: WebhookOutbox,
     private readonly config: ReportsConfig,
     private readonly scheduler: SchedulerRegistry,
-  ) {}
+    metrics: Metrics,
+  ) {
+    metrics.gauge('irs_reports', 'Reports by status (all instances): queued and running are the queue', ['status'], async (set) => {
+      for (const { status, count } of await reports.countByStatus()) set(count, { status });
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
@@ -91,7 +98,12 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** One run of a claimed report, to its outcome (or handed back when this instance stops). */
-  async run(claim: ClaimedReport): Promise<void> {
+  run(claim: ClaimedReport): Promise<void> {
+    // A root span per run (reports never run on a request's path); the analyst's calls and queries are its children.
+    return inSpan('report.run', { 'irs.report.analyst': claim.analyst ?? 'builtin', 'irs.report.attempt': claim.attempts }, () => this.runOnce(claim), { root: true });
+  }
+
+  private async runOnce(claim: ClaimedReport): Promise<void> {
     if (claim.attempts > REPORT_LIMITS.attempts) {
       await this.finish(claim, { status: 'failed', result: null, error: `its run stopped ${REPORT_LIMITS.attempts} times before it could finish (the instance running it went away)` });
       return;

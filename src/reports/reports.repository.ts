@@ -101,6 +101,12 @@ export class ReportsRepository {
     });
   }
 
+  /** How many reports are in each status (all instances): the queue, for the metrics. */
+  async countByStatus(): Promise<{ status: string; count: number }[]> {
+    const rows = await this.dataSource.query<{ status: string; n: number | string }[]>('SELECT status, COUNT(*) AS n FROM reports GROUP BY status');
+    return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
+  }
+
   /**
    * The oldest due report, claimed with `token` until `leaseEnds`: a queued one, or a running one whose
    * claim ran out (its instance died). On MySQL instances pass over each other's rows (SKIP LOCKED).

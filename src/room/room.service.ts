@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
-import { InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
+import { inSpan } from '../common/spans';
+import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
 import { OPEN_STATUSES } from '../invites/invite-status';
@@ -12,6 +13,7 @@ import { RoomConfig } from './room.config';
 import { directionOf, isLanguage, Language, negotiateLanguage } from '../languages/languages';
 import { translate } from '../languages/messages';
 import { scriptProgress } from '../interviewers/default-interviewer';
+import { Metrics } from '../metrics/metrics.service';
 import { completionRedirect } from './redirect';
 
 /** What a request says about the language its reader wants: the link's `?lang=` and the browser's Accept-Language. */
@@ -38,6 +40,7 @@ export class RoomService {
     private readonly lifecycle: InviteLifecycleService,
     private readonly interviewers: InterviewersService,
     private readonly config: RoomConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async session(linkID: string, hints: LanguageHints = {}): Promise<SessionDto> {
@@ -54,7 +57,7 @@ export class RoomService {
       // What was agreed to, and when, is the transcript's first turn: the team can show it. The prefix
       // stays English (it is for the research team); the text is the one the interviewee was shown.
       const consent: NewTurn = { role: 'system', content: `Consent given ${now.toISOString()}: ${this.consentOf(invite, language)}`, questionIndex: null };
-      const opening = await this.agentOf(invite).next(this.brief(invite, userInfo.name, language), [consent]);
+      const opening = await this.turn(invite, this.brief(invite, userInfo.name, language), [consent]);
       const turns: NewTurn[] = [consent, { role: 'interviewer', content: opening.message, questionIndex: opening.questionIndex }];
       // From here on the language is fixed: recorded with the invite, whatever later requests ask for.
       await this.lifecycle.start(invite, userInfo, turns, language, now);
@@ -69,7 +72,7 @@ export class RoomService {
       const agent = this.agentOf(invite);
       const brief = this.brief(invite, invite.userInfo?.name ?? null, this.languageOf(invite, {}));
       const transcript = [...invite.conversation, answer];
-      const next = await agent.next(brief, transcript);
+      const next = await this.turn(invite, brief, transcript);
       const question = { role: 'interviewer' as const, content: next.message };
       const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
       await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null);
@@ -164,6 +167,17 @@ export class RoomService {
         }
       }
     });
+  }
+
+  /** The agent's next turn, timed and counted by the agent's name. */
+  private async turn(invite: RoomInvite, brief: InterviewBrief, transcript: Parameters<InterviewerAgent['next']>[1]): Promise<AgentTurn> {
+    const agent = this.agentOf(invite);
+    const name = this.interviewers.get(invite.interviewer) ? invite.interviewer : this.interviewers.defaultName;
+    const started = performance.now();
+    const next = await inSpan('interviewer.turn', { 'irs.agent': name, 'irs.agent.kind': agent.kind }, () => agent.next(brief, transcript));
+    this.metrics.agentTurn(name, (performance.now() - started) / 1000);
+    this.metrics.roomTurn(name);
+    return next;
   }
 
   /**

@@ -12,6 +12,8 @@ import { WebhooksConfig } from './webhooks.config';
 import { RELAY } from './webhooks.limits';
 import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
 import { transaction } from '../database/transaction';
+import { Metrics, WebhookAttemptResult } from '../metrics/metrics.service';
+import { inSpan } from '../common/spans';
 
 const GONE_REASON = 'the endpoint answered 410 Gone';
 const RETRY_TIMER_HORIZON_MS = 60_000;
@@ -48,7 +50,17 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly outbox: WebhookOutbox,
     private readonly config: WebhooksConfig,
     private readonly scheduler: SchedulerRegistry,
-  ) {}
+    private readonly metrics: Metrics,
+  ) {
+    metrics.gauge('irs_webhook_due_deliveries', 'Webhook deliveries due now and not being sent (all instances)', [], async (set) => {
+      set((await webhooks.dueBacklog(new Date())).count);
+    });
+    metrics.gauge('irs_webhook_oldest_due_age_seconds', 'How long the oldest due webhook delivery has waited past its due time (0: none waiting)', [], async (set) => {
+      const now = new Date();
+      const { oldestDue } = await webhooks.dueBacklog(now);
+      set(oldestDue ? Math.max(0, (now.getTime() - oldestDue.getTime()) / 1000) : 0);
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.allowLocal) {
@@ -133,19 +145,27 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** One attempt of a claimed delivery, recorded (or handed back when shutdown stopped it). */
-  async deliver(delivery: ClaimedRow, signal?: AbortSignal): Promise<void> {
+  deliver(delivery: ClaimedRow, signal?: AbortSignal): Promise<void> {
+    // A root span of its own (the relay runs outside requests), the HTTP send its child; no URL, no payload.
+    return inSpan('webhook.send', { 'irs.webhook.retry_step': delivery.retryStep }, async (span) => {
+      const outcome = await this.attempt(delivery, signal);
+      if (outcome) span.setAttribute('irs.webhook.result', outcome);
+    }, { root: true });
+  }
+
+  private async attempt(delivery: ClaimedRow, signal?: AbortSignal): Promise<WebhookAttemptResult | 'handed-back' | 'endpoint-inactive'> {
     if (delivery.webhookStatus !== 'active') {
       await this.webhooks.settle(this.dataSource.manager, delivery, { status: 'failed', nextAttemptAt: null }, new Date());
-      return;
+      return 'endpoint-inactive';
     }
     const at = new Date();
     const headers = signedHeaders(delivery.secret, delivery.deliveryID, at, delivery.payload);
     const outcome = await sendWebhook(delivery.url, delivery.payload, headers, { allowLocal: this.config.allowLocal, timeoutMs: this.config.timeoutMs, signal });
     if (outcome.aborted) {
       await this.webhooks.settle(this.dataSource.manager, delivery, { nextAttemptAt: new Date() }, new Date());
-      return;
+      return 'handed-back';
     }
-    await this.record(delivery, at, outcome);
+    return this.record(delivery, at, outcome);
   }
 
   /**
@@ -153,7 +173,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
    * pending deliveries fail; otherwise the next step of the retry schedule, or failed after the last.
    * Nothing is written when the claim no longer holds (its lease ran out, or the endpoint was deleted).
    */
-  async record(delivery: ClaimedRow, at: Date, outcome: SendOutcome): Promise<void> {
+  async record(delivery: ClaimedRow, at: Date, outcome: SendOutcome): Promise<WebhookAttemptResult> {
     const code = outcome.statusCode;
     const delivered = code !== null && code >= 200 && code < 300;
     const gone = code === 410;
@@ -175,8 +195,11 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
       });
       if (gone) await this.webhooks.disableEndpoint(db, delivery.webhookID, GONE_REASON, now);
     });
+    const result: WebhookAttemptResult = delivered ? 'delivered' : gone ? 'gone' : code === null ? 'unreachable' : 'failed';
+    this.metrics.webhookAttempt(result);
     this.logger.debug({ msg: 'webhook attempt', deliveryID: delivery.deliveryID, webhookID: delivery.webhookID, statusCode: code, error: outcome.error, durationMs: outcome.durationMs, status });
     if (next) this.wakeAt(next.getTime());
+    return result;
   }
 
   /** Wakes when a retry this instance scheduled falls due, rather than on the next poll. */

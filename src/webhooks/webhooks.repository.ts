@@ -5,7 +5,7 @@ import type { Owned } from '../access/access-rule';
 import { viewersOfSql } from '../access/access-rule';
 import { KeysetList, SqlCondition, SqlWhere } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
-import { FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, sqlDate } from '../database/column-types';
+import { FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, rawDate, sqlDate } from '../database/column-types';
 import { DeliveryStatus, WebhookEventType, WebhookStatus } from './webhooks.limits';
 import { transaction } from '../database/transaction';
 
@@ -189,6 +189,15 @@ export class WebhooksRepository {
         [at, at, deliveryID, at],
       )) > 0
     );
+  }
+
+  /** The deliveries due now and not being sent (a claimed one is due at its lease's end), and the oldest one's due time. */
+  async dueBacklog(now: Date): Promise<{ count: number; oldestDue: Date | null }> {
+    const [row] = await this.dataSource.query<{ n: number | string; oldest: Date | string | null }[]>(
+      "SELECT COUNT(*) AS n, MIN(next_attempt_at) AS oldest FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?",
+      [sqlDate(now)],
+    );
+    return { count: Number(row.n), oldestDue: row.oldest === null ? null : rawDate(row.oldest) };
   }
 
   /**

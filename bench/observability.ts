@@ -1,0 +1,136 @@
+/**
+ * What metrics and tracing cost: products/getOne on the service as the main run starts it (both off),
+ * with METRICS_PORT set, and with OTEL_EXPORTER_OTLP_ENDPOINT set, at the same load, round by round,
+ * the order turning between rounds; throughput as a ratio to both off.
+ *
+ * The traces go to a stand-in collector in this process that reads each export and answers 200, as a
+ * collector does: the service pays for making, batching, encoding (protobuf) and sending its spans, not
+ * for a collector's work. The metrics listener is scraped every 15 s, as Prometheus would.
+ */
+import { Server as HttpServer, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Options, log, warmupSeconds } from './cli';
+import { Dataset } from './dataset';
+import { Measurement, runLoad } from './measure';
+import { Server, ServerSpec, http, startServer, stopChild, waitQuiet } from './processes';
+import type { ExtraSection } from './report';
+
+export const OBSERVABILITY_TARGETS = { metrics: 0.95, tracing: 0.8 } as const;
+
+export interface ObservabilityRun {
+  /** Per configuration (off, metrics, tracing), one measurement per round. */
+  runs: Record<'off' | 'metrics' | 'tracing', Measurement[]>;
+  /** What the stand-in collector received: export requests and bytes. */
+  exports: { requests: number; bytes: number };
+}
+
+/** A stand-in OTLP/HTTP collector: reads each export, answers 200 with an empty response. */
+async function startSink(): Promise<{ url: string; server: HttpServer; stats: ObservabilityRun['exports'] }> {
+  const stats = { requests: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    req.on('data', (c: Buffer) => (stats.bytes += c.length));
+    req.on('end', () => {
+      stats.requests++;
+      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, stats };
+}
+
+function getOne(server: Server, d: Dataset, token: string, o: Options): Promise<Measurement> {
+  return runLoad(
+    server,
+    {
+      url: `http://127.0.0.1:${server.port}/v1/products/getOne?productID=${encodeURIComponent(d.productID)}`,
+      method: 'GET',
+      headers: { Authorization: `Bearer ${token}` },
+      connections: o.connections,
+      durationSeconds: o.duration,
+      warmupSeconds: warmupSeconds(o),
+    },
+    'products/getOne',
+  );
+}
+
+/** `off` is the main run's service (already running); the two others are started here from its spec and stopped after. */
+export async function measureObservability(off: Server, spec: ServerSpec, d: Dataset, token: string, o: Options): Promise<ObservabilityRun> {
+  const sink = await startSink();
+  const servers: Server[] = [];
+  const scrapes: NodeJS.Timeout[] = [];
+  try {
+    const metrics = await startServer({ ...spec, name: 'service-metrics', label: 'service, metrics on', phrase: 'the service with metrics', env: { ...spec.env, METRICS_PORT: String(await freePort()) } });
+    servers.push(metrics);
+    const metricsPort = Number(metrics.env.METRICS_PORT);
+    scrapes.push(setInterval(() => void http(metricsPort, 'GET', '/metrics').catch(() => undefined), 15_000));
+    const tracing = await startServer({
+      ...spec,
+      name: 'service-tracing',
+      label: 'service, tracing on',
+      phrase: 'the service with tracing',
+      env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'irs-bench' },
+    });
+    servers.push(tracing);
+    const configs = [
+      ['off', off],
+      ['metrics', metrics],
+      ['tracing', tracing],
+    ] as const;
+    const runs: ObservabilityRun['runs'] = { off: [], metrics: [], tracing: [] };
+    for (let round = 1; round <= o.rounds; round++) {
+      const order = round % 2 === 1 ? configs : [...configs].reverse();
+      for (const [name, server] of order) {
+        await waitQuiet(server);
+        const m = await getOne(server, d, token, o);
+        if (m.non2xx || m.errors) throw new Error(`products/getOne with ${name}: ${m.non2xx} non-2xx, ${m.errors} errors`);
+        runs[name].push(m);
+        log(`[${round}/${o.rounds}] products/getOne, ${name === 'off' ? 'metrics and tracing off' : `${name} on`}: ${m.reqPerSec.toFixed(0)} req/s, p99 ${m.latencyMs.p99.toFixed(2)} ms`);
+      }
+    }
+    if (sink.stats.requests === 0) throw new Error('the service with tracing exported no spans to the stand-in collector');
+    return { runs, exports: { ...sink.stats } };
+  } finally {
+    for (const s of scrapes) clearInterval(s);
+    await Promise.all(servers.map((s) => stopChild(s.child)));
+    await new Promise((resolve) => sink.server.close(resolve));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const num = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+export function observabilitySection(run: ObservabilityRun): ExtraSection {
+  const rps = (k: keyof ObservabilityRun['runs']) => median(run.runs[k].map((m) => m.reqPerSec));
+  const p99 = (k: keyof ObservabilityRun['runs']) => median(run.runs[k].map((m) => m.latencyMs.p99));
+  const ratio = { metrics: rps('metrics') / rps('off'), tracing: rps('tracing') / rps('off') };
+  const row = (k: keyof ObservabilityRun['runs'], what: string, target: string) =>
+    `| ${what} | ${num(rps(k))} | ${k === 'off' ? '1' : num(rps(k) / rps('off'), 3)} | ${num(p99(k), 2)} | ${target} |`;
+  return {
+    title: 'Observability overhead (products/getOne)',
+    lines: [
+      `The service as measured above (metrics and tracing off), with METRICS_PORT set (scraped every 15 s), and with OTEL_EXPORTER_OTLP_ENDPOINT set (spans exported as protobuf to a stand-in collector that answers 200: ${num(run.exports.requests)} exports, ${num(run.exports.bytes / 2 ** 20, 1)} MB); ${run.runs.off.length} round${run.runs.off.length > 1 ? 's' : ''}, medians.`,
+      '',
+      '| configuration | req/s | ratio to off | p99 ms | target |',
+      '|---|--:|--:|--:|---|',
+      row('off', 'metrics and tracing off', '–'),
+      row('metrics', 'metrics on', `≥ ${OBSERVABILITY_TARGETS.metrics}`),
+      row('tracing', 'tracing on', `≥ ${OBSERVABILITY_TARGETS.tracing}`),
+    ],
+    verdicts: [
+      `metrics on: ${verdict(ratio.metrics >= OBSERVABILITY_TARGETS.metrics)}: ${num(ratio.metrics, 3)}× the throughput with both off (target ≥ ${OBSERVABILITY_TARGETS.metrics})`,
+      `tracing on: ${verdict(ratio.tracing >= OBSERVABILITY_TARGETS.tracing)}: ${num(ratio.tracing, 3)}× the throughput with both off (target ≥ ${OBSERVABILITY_TARGETS.tracing})`,
+    ],
+  };
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { MetricsConfig } from './metrics.config';
+
+/** What a gauge reads when it is scraped (from the database: the webhook backlog, the report queue). */
+export type GaugeReader = (set: (value: number, labels?: Record<string, string>) => void) => Promise<void>;
+
+const noop = (): void => undefined;
+
+/** What a webhook attempt came to: a 2xx, another answer, 410 Gone, or no answer at all. */
+export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone' | 'unreachable';
+
+/**
+ * The service's Prometheus metrics, from prom-client, in a registry of this app's own (the tests boot
+ * several apps in one process; prom-client's global registry would refuse the second). Labels are
+ * low-cardinality by construction: route templates, agent names from the configuration, statuses,
+ * results and reasons from fixed lists; never a linkID, shareID, token or e-mail.
+ *
+ * Without METRICS_PORT nothing is recorded: each method is a no-op, so metrics cost nothing when off.
+ */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+  readonly enabled: boolean;
+  /** METRICS_PORT, for the listener (MetricsServer); null: metrics are off. */
+  readonly port: number | null;
+
+  readonly requestDone: (method: string, route: string, status: number, seconds: number) => void = noop;
+  readonly roomTurn: (agent: string) => void = noop;
+  readonly agentTurn: (agent: string, seconds: number) => void = noop;
+  readonly agentFallback: (agent: string, reason: string) => void = noop;
+  readonly inviteTransition: (status: string, count?: number) => void = noop;
+  readonly webhookAttempt: (result: WebhookAttemptResult) => void = noop;
+  readonly rateLimitRefused: (bucket: string) => void = noop;
+
+  constructor(config: MetricsConfig) {
+    this.port = config.port;
+    this.enabled = config.port !== null;
+    if (!this.enabled) return;
+    collectDefaultMetrics({ register: this.registry });
+    const registers = [this.registry];
+    const requests = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route template and status code',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      // Fine below 100 ms, where most answers are, up to the 10 s of the slowest waits.
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    const turns = new Counter({ name: 'irs_room_turns_total', help: 'Interviewer turns taken in the interview room, by agent', labelNames: ['agent'] as const, registers });
+    const turnSeconds = new Histogram({
+      name: 'irs_agent_turn_duration_seconds',
+      help: "How long an interviewer agent took for a turn (the model's answer, or the fallback), by agent",
+      labelNames: ['agent'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    const fallbacks = new Counter({
+      name: 'irs_agent_fallbacks_total',
+      help: "Turns an LLM interviewer could not give, taken by the built-in agent instead, by agent and reason",
+      labelNames: ['agent', 'reason'] as const,
+      registers,
+    });
+    const invites = new Counter({ name: 'irs_invite_transitions_total', help: 'Invites moved to a status', labelNames: ['status'] as const, registers });
+    const attempts = new Counter({
+      name: 'irs_webhook_attempts_total',
+      help: 'Webhook delivery attempts by result: delivered (2xx), failed (another answer), gone (410), unreachable (no answer)',
+      labelNames: ['result'] as const,
+      registers,
+    });
+    const refusals = new Counter({ name: 'irs_rate_limit_refusals_total', help: 'Requests refused with 429, by rate-limit bucket', labelNames: ['bucket'] as const, registers });
+    Object.assign(this, {
+      requestDone: (method: string, route: string, status: number, seconds: number) => requests.observe({ method, route, status_code: String(status) }, seconds),
+      roomTurn: (agent: string) => turns.inc({ agent }),
+      agentTurn: (agent: string, seconds: number) => turnSeconds.observe({ agent }, seconds),
+      agentFallback: (agent: string, reason: string) => fallbacks.inc({ agent, reason }),
+      inviteTransition: (status: string, count = 1) => invites.inc({ status }, count),
+      webhookAttempt: (result: string) => attempts.inc({ result }),
+      rateLimitRefused: (bucket: string) => refusals.inc({ bucket }),
+    });
+  }
+
+  /**
+   * A gauge read when Prometheus scrapes (from the database, say): a feature registers it at start.
+   * A reading that fails leaves the gauge without values rather than failing the scrape.
+   */
+  gauge(name: string, help: string, labelNames: readonly string[], read: GaugeReader): void {
+    if (!this.enabled) return;
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        try {
+          await read((value, labels) => (labels ? this.set(labels, value) : this.set(value)));
+        } catch {
+          // The database is away: /health says so; the other metrics still scrape.
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,149 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { ApiToken } from '../src/auth/api-token.entity';
+import { TokensService } from '../src/auth/tokens.service';
+import { loadConfig } from '../src/config/app-config';
+import { ENGINE } from '../src/config/engine';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { BuiltServer } from './helpers/built-server';
+import { OtlpReceiver, ReceivedSpan } from './helpers/otlp-receiver';
+import { waitFor } from './helpers/wait';
+import { WebhookReceiver } from './helpers/webhook-receiver';
+
+const EMAIL = 'katherine.traced@example.com';
+const ANSWER = 'Marmalade lighthouses whisper about spreadsheets';
+const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * OTEL_EXPORTER_OTLP_ENDPOINT: the built server (the SDK must start before the app loads) exports its
+ * spans over OTLP/HTTP to a stand-in collector, which decodes them. An interview through the room, a
+ * webhook that fails once and is then delivered, and a report; then the spans' names, parents and
+ * attributes, and a search of everything exported for the linkID, the token, the e-mail and the answer.
+ */
+jest.setTimeout(120_000);
+
+describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOINT, %s)', (protocol) => {
+  let dir: string;
+  let db: DataSource;
+  let token: string;
+  let server: BuiltServer | undefined;
+  let collector: OtlpReceiver;
+  let hooks: WebhookReceiver;
+  let webhookID: string | undefined;
+  let linkID: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'irs-tracing-'));
+    const databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
+    db = await new DataSource(buildDataSourceOptions({ ...loadConfig({ DATABASE_URL: databaseUrl }), migrationsRun: true })).initialize();
+    token = (await new TokensService(db.getRepository(ApiToken), loadConfig({})).create({ isAdmin: true, name: 'tracing' })).token;
+    collector = await OtlpReceiver.start();
+    hooks = await WebhookReceiver.start();
+    server = await BuiltServer.start(dir, {
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_ALLOW_LOCAL: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0.3,0.3',
+      RATE_LIMIT_MAX: '1000000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      // http/protobuf is the SDK's default: set here only to say so.
+      OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+      // Export every 100 ms rather than every 5 s: the test waits for what it looks for, not longer.
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e',
+    });
+  }, 100_000);
+
+  afterAll(async () => {
+    await server?.kill();
+    if (webhookID) await db.query('DELETE FROM webhooks WHERE id = ?', [webhookID]);
+    await db.destroy();
+    await collector.close();
+    await hooks.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown, auth = true) => {
+    const res = await fetch(`${server!.base}${path}`, {
+      method,
+      headers: { ...(auth ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as { result: any };
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.result;
+  };
+
+  const named = (name: string) => collector.spans.filter((s) => s.name === name);
+  const spansFor = (name: string, count = 1) => waitFor(`${count} span(s) ${name}`, async () => (named(name).length >= count ? named(name) : undefined), 15_000);
+
+  it('exports the spans of an interview, a webhook failure and retry, and a report', async () => {
+    const orgID = `org_trace_${Date.now()}`;
+    const { productID } = await call('POST', '/v1/products/addOne', { name: 'Traced', orgID });
+    const { interviewID } = await call('POST', '/v1/interviews/addOne', { productID, interviewName: 'Traced', guidelines: '1. What do you use it for?' });
+    const path = '/hook/traced';
+    const hook = await call('POST', '/v1/webhooks/addOne', { url: hooks.url(path), orgID, events: ['invite.started'] });
+    webhookID = hook.webhookID;
+    hooks.register(path, hook.secret);
+    hooks.behave(path, (attempt) => (attempt === 1 ? 503 : 204));
+    const [url] = (await call('GET', `/v1/invites/createInvites?interviewID=${interviewID}&count=1`)) as string[];
+    linkID = url.split('/').pop()!;
+    await call('POST', `/i/${linkID}/start`, { name: 'Katherine Johnson', email: EMAIL, consent: true }, false);
+    await call('POST', `/i/${linkID}/reply`, { content: ANSWER }, false);
+    await call('POST', `/i/${linkID}/end`, {}, false);
+    await hooks.waitFor(path, 2);
+    const { reportID } = await call('POST', '/v1/reports/addOne', { interviewID });
+    await waitFor('the report', async () => ((await call('GET', `/v1/reports/getOne?reportID=${reportID}`)).status === 'completed' ? true : undefined), 20_000);
+
+    expect([...collector.contentTypes]).toEqual([protocol === 'http/json' ? 'application/json' : 'application/x-protobuf']);
+    // A span per request, named by its route template, as a server span.
+    const [reply] = await spansFor('POST /i/:linkID/reply');
+    expect({ kind: reply.kind, route: reply.attributes['http.route'], path: reply.attributes['url.path'], status: reply.attributes['http.response.status_code'] }).toEqual({
+      kind: 2,
+      route: '/i/:linkID/reply',
+      path: '/i/:linkID/reply',
+      status: 200,
+    });
+    expect(reply.parentSpanId || undefined).toBeUndefined();
+    expect(reply.resource).toMatchObject({ 'service.name': 'interview-research-service', 'service.version': VERSION, 'deployment.environment.name': 'e2e' });
+
+    // The agent's turn, inside the request that asked for it.
+    const turns = await spansFor('interviewer.turn', 2);
+    const turnInReply = turns.find((t) => t.traceId === reply.traceId)!;
+    expect(turnInReply.attributes).toEqual({ 'irs.agent': 'default', 'irs.agent.kind': 'builtin' });
+    expect(collector.ancestors(turnInReply).map((s) => s.spanId)).toContain(reply.spanId);
+
+    // Two sends of the webhook (503, then delivered), each a root span with the HTTP request as its child.
+    const sends = await spansFor('webhook.send', 2);
+    expect(sends.map((s) => s.attributes['irs.webhook.result']).sort()).toEqual(['delivered', 'failed']);
+    for (const send of sends) {
+      expect(send.parentSpanId || undefined).toBeUndefined();
+      const http = await waitFor('the send\'s HTTP span', async () => collector.spans.find((s) => s.parentSpanId === send.spanId && s.kind === 3 && s.attributes['http.request.method'] === 'POST'));
+      expect(http.attributes['url.full']).toBe(hooks.base);
+    }
+
+    const [run] = await spansFor('report.run');
+    expect(run.attributes).toMatchObject({ 'irs.report.analyst': 'builtin', 'irs.report.attempt': 1 });
+    expect(run.parentSpanId || undefined).toBeUndefined();
+
+    if (ENGINE === 'mysql') {
+      // Queries are children of the request (or job) that ran them, their values masked.
+      const queries = collector.spans.filter((s) => s.traceId === reply.traceId && s.kind === 3 && !s.attributes['http.request.method']);
+      expect(queries.length).toBeGreaterThan(0);
+      const texts = queries.map((q) => String(q.attributes['db.query.text'] ?? q.attributes['db.statement']));
+      expect(texts.some((text) => /\binvites\b/.test(text))).toBe(true);
+    }
+  });
+
+  it('puts no linkID, token, e-mail or answer in any exported attribute', async () => {
+    expect(collector.spans.length).toBeGreaterThan(20);
+    const values = (span: ReceivedSpan) => [span.name, ...Object.values(span.attributes), ...span.events.flatMap((e) => Object.values(e.attributes)), ...Object.values(span.resource)].map((v) => JSON.stringify(v));
+    const everything = collector.spans.flatMap(values);
+    for (const secret of [linkID, token, token.slice(4, 20), EMAIL, 'Katherine', 'Marmalade', 'lighthouses', 'spreadsheets']) {
+      expect({ secret, found: everything.filter((v) => v.includes(secret)) }).toEqual({ secret, found: [] });
+      // And nowhere in what was sent at all (ids, names, anything).
+      expect({ secret, inRaw: collector.raw.some((body) => body.includes(secret)) }).toEqual({ secret, inRaw: false });
+    }
+  });
+});
