@@ -5,3 +5,13 @@ export interface Principal {
   orgID: string | null;
   userID: string | null;
 }
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by AuthGuard for /v1 routes. */
+      principal?: Principal;
+    }
+  }
+}

@@ -1,5 +1,3 @@
-import type { Principal } from '../auth/principal';
-
 export {};
 
 declare global {
@@ -8,8 +6,6 @@ declare global {
     interface Request {
       /** Set by RequestContextMiddleware from X-Request-Id, or generated. */
       id: string;
-      /** Set by AuthGuard for /v1 routes. */
-      principal?: Principal;
     }
   }
 }
