@@ -12,6 +12,7 @@ import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CoreModule } from './core.module';
+import { DeletionModule } from './deletion/deletion.module';
 import { HealthModule } from './health/health.module';
 import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
@@ -49,6 +50,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     RoomModule,
     ReportsModule,
     WebhooksModule,
+    DeletionModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },

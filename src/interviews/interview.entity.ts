@@ -29,6 +29,14 @@ export class Interview {
   @Column({ type: 'varchar', length: INTERVIEW_LIMITS.interviewer })
   interviewer: string;
 
+  /** Days a finished invite of this interview is kept before it is erased; null: RETENTION_DAYS. */
+  @Column({ name: 'retention_days', type: 'integer', nullable: true })
+  retentionDays: number | null;
+
+  /** Identifiers in answers are replaced before an answer is stored, logged or sent to an agent. */
+  @Column({ name: 'redact_pii', type: 'boolean', default: false })
+  redactPII: boolean;
+
   @Column({ name: 'created_at', ...TIMESTAMP })
   createdAt: Date;
 

@@ -11,7 +11,7 @@ import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 import { answerSentiment } from '../profiles/sentiment';
-import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
+import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteNotRevocableException, InviteStateException, TranscriptFullException } from './invites.errors';
 import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
 import { transaction } from '../database/transaction';
 
@@ -76,8 +76,8 @@ function fromRow(r: RoomInviteRow): RoomInvite {
 const RACE_ATTEMPTS = 4;
 
 /** The invite statuses a webhook event announces. */
-type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired';
-const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired'];
+type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired' | 'revoked';
+const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired', 'revoked'];
 
 /**
  * New turns as they are stored: the transcript's entries (role and content only, checked like an HTTP
@@ -232,6 +232,27 @@ export class InviteLifecycleService {
       await this.announce(db, [linkID], 'expired', now);
       return true;
     });
+  }
+
+  /**
+   * pending | started → revoked: the research team withdraws the link (the transcript so far stays, for
+   * the team; the room shows nothing of it any more). One past expires_on is expired instead, and 409.
+   */
+  async revoke(linkID: string, now = new Date()): Promise<void> {
+    const expired = await transaction(this.dataSource, async (db) => {
+      const state = await this.invites.lockState(db, linkID);
+      if (!state) throw new InviteNotFoundException(linkID);
+      if (isDue(state.status, rawDate(state.expiresAt), now)) {
+        await this.invites.write(db, linkID, { status: 'expired' }, now);
+        await this.announce(db, [linkID], 'expired', now);
+        return true;
+      }
+      if (!TRANSITIONS[state.status].includes('revoked')) throw new InviteNotRevocableException(state.status);
+      await this.invites.write(db, linkID, { status: 'revoked' }, now);
+      await this.announce(db, [linkID], 'revoked', now);
+      return false;
+    });
+    if (expired) throw new InviteNotRevocableException('expired');
   }
 
   /**

@@ -141,14 +141,22 @@ function expired(session: SessionDto): string {
 </section>`;
 }
 
+function revoked(session: SessionDto): string {
+  return `<section class="card card--expired" role="status">
+  <h2>This link is no longer active</h2>
+  <p>The team behind ${escapeHtml(session.productName)} has withdrawn this interview link. If you think this is a mistake, ask the team that sent it.</p>
+</section>`;
+}
+
 /** The page of a link, in the state of its invite. */
 export function renderRoom(session: SessionDto): string {
-  const STATES: Record<InviteStatus, (session: SessionDto) => string> = { pending, started, completed, abandoned, expired };
+  const STATES: Record<InviteStatus, (session: SessionDto) => string> = { pending, started, completed, abandoned, expired, revoked };
   const content = STATES[session.status](session);
   // The finished states as templates, for room.js to show without a reload.
   const templates = `<template id="completed-template">${completed(session)}</template>
 <template id="abandoned-template">${abandoned(session)}</template>
-<template id="expired-template">${expired(session)}</template>`;
+<template id="expired-template">${expired(session)}</template>
+<template id="revoked-template">${revoked(session)}</template>`;
   return layout(
     `${session.interviewName} · ${session.productName}`,
     `<main class="room" data-status="${session.status}">

@@ -40,6 +40,7 @@
     if (reply.status === 409) {
       if (/expired/.test(message)) return { expired: true, text: 'This link has expired, so your last answer was not sent.' };
       if (/is completed/.test(message)) return { completed: true, text: 'This interview is already complete.' };
+      if (/is revoked/.test(message)) return { completed: true, state: 'revoked', text: 'This link is no longer active, so your last answer was not sent.' };
       if (/is abandoned/.test(message)) return { completed: true, state: 'abandoned', text: 'This interview has ended.' };
       if (/is started/.test(message)) return { started: true, text: 'This interview has already started.' };
       if (/being handled/.test(message)) return { text: 'Your previous answer is still being handled. Please send this one again in a moment.' };
