@@ -18,6 +18,7 @@ import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
+import { ParticipantsModule } from './participants/participants.module';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
@@ -51,6 +52,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     ReportsModule,
     WebhooksModule,
     DeletionModule,
+    ParticipantsModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },

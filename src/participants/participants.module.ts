@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ProfilesModule } from '../profiles/profiles.module';
+import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
+import { ErasureService } from './erasure.service';
+import { ParticipantsController } from './participants.controller';
+import { ParticipantsRepository } from './participants.repository';
+import { ParticipantsService } from './participants.service';
+
+/** Interviewees' data rights: erasure, its audit, export, and the retention sweep that erases by age. */
+@Module({
+  imports: [ProfilesModule, WebhookOutboxModule],
+  controllers: [ParticipantsController],
+  providers: [ParticipantsService, ParticipantsRepository, ErasureService],
+  exports: [ErasureService, ParticipantsRepository],
+})
+export class ParticipantsModule {}
