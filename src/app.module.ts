@@ -19,6 +19,7 @@ import { InterviewsModule } from './interviews/interviews.module';
 import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
 import { ParticipantsModule } from './participants/participants.module';
+import { RetentionSweeper } from './participants/retention-sweeper';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
@@ -61,6 +62,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     { provide: APP_PIPE, useFactory: createValidationPipe },
     // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
+    RetentionSweeper,
     WebhookRelay,
   ],
 })

@@ -33,6 +33,8 @@ describe('Interviews API', () => {
           guidelines: 'Ask about day one.',
           userID: 'u1',
           interviewer: 'default',
+          retentionDays: null,
+          redactPII: false,
         },
       });
     });
@@ -47,6 +49,8 @@ describe('Interviews API', () => {
         guidelines: null,
         userID: null,
         interviewer: 'default',
+        retentionDays: null,
+        redactPII: false,
       });
     });
 
@@ -99,6 +103,8 @@ describe('Interviews API', () => {
         guidelines: 'g',
         userID: 'u',
         interviewer: 'default',
+        retentionDays: null,
+        redactPII: false,
       });
     });
 
@@ -186,7 +192,7 @@ describe('Interviews API', () => {
       const res = await t.http.get('/v1/interviews/getList').query({ productID }).set(bearer(admin));
       expect(res.status).toBe(200);
       expect(res.body.result.map((i: { interviewID: string }) => i.interviewID)).toEqual(ids);
-      expect(res.body.result[0]).toEqual({ interviewID: ids[0], productID, interviewName: 'I0', guidelines: null, userID: null, interviewer: 'default' });
+      expect(res.body.result[0]).toEqual({ interviewID: ids[0], productID, interviewName: 'I0', guidelines: null, userID: null, interviewer: 'default', retentionDays: null, redactPII: false });
     });
 
     it('answers an empty list for a product without interviews', async () => {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ENGINE } from '../src/config/engine';
+import { sqlDate } from '../src/database/column-types';
+import { RetentionSweeper } from '../src/participants/retention-sweeper';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { dbFingerprint } from './helpers/fingerprint';
@@ -37,7 +39,7 @@ describe("Interviewees' data: erasure and export", () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    t = await startApp({ REPORT_POLL_SECONDS: '1', WEBHOOK_ALLOW_LOCAL: 'true' });
+    t = await startApp({ REPORT_POLL_SECONDS: '1', WEBHOOK_ALLOW_LOCAL: 'true', RETENTION_DAYS: '3650' });
     admin = await adminToken(t);
   });
   // This suite's endpoints go (with their deliveries) before the app closes: no other suite's relay finds them.
@@ -203,5 +205,73 @@ describe("Interviewees' data: erasure and export", () => {
     expectError(await get('/v1/participants/getErasures', {}, mine), 400, /at least one of orgID, userID/);
     // Another owner's audit is not listed.
     expect((await get('/v1/participants/getErasures', { orgID: uniq('org') }, mine)).body.result).toEqual([]);
+  });
+
+  describe('retention', () => {
+    const DAY = 86_400_000;
+
+    it("erases an old interview's people while a fresh one stays; the interview's retentionDays, then RETENTION_DAYS; audited as retention", async () => {
+      const orgID = uniq('org');
+      const productID = await makeProduct(t, admin, { orgID, name: 'Acme Notes' });
+      const kept7 = await makeInterview(t, admin, productID, { guidelines: GUIDELINES, retentionDays: 7 });
+      const byDefault = await makeInterview(t, admin, productID, { guidelines: GUIDELINES });
+      expect((await get('/v1/interviews/getOne', { interviewID: kept7 })).body.result).toMatchObject({ retentionDays: 7, redactPII: false });
+      expect((await get('/v1/interviews/getOne', { interviewID: byDefault })).body.result).toMatchObject({ retentionDays: null, redactPII: false });
+      const [old, fresh, revoked, pending] = await links(kept7, 4);
+      const [other] = await links(byDefault, 1);
+      const tag = uniq('r').slice(2);
+      const answers: [string, string] = [`I write harbour charts ${tag} with it every single week for the crew.`, 'The search is slow on large notebooks and I wait for results.'];
+      await interview(old, 'Olga Oldham', `olga.${tag}@example.org`, answers);
+      await interview(fresh, 'Fred Fresh', `fred.${tag}@example.org`, answers);
+      await interview(other, 'Fred Fresh', `fred.${tag}@example.org`, answers);
+      await post('/v1/invites/revokeOne', { linkID: revoked }).expect(200);
+      // Olga finished ten days ago, the revoked link was withdrawn eight days ago; Fred finished just now.
+      await t.db.query('UPDATE invites SET updated_at = ? WHERE link_id = ?', [sqlDate(new Date(Date.now() - 10 * DAY)), old]);
+      await t.db.query('UPDATE invites SET updated_at = ? WHERE link_id = ?', [sqlDate(new Date(Date.now() - 8 * DAY)), revoked]);
+      const sweeper = t.app.get(RetentionSweeper);
+      const invite = async (linkID: string) => (await get('/v1/invites/getOne', { linkID })).body.result;
+
+      await sweeper.sweep(new Date());
+      expect(await invite(old)).toMatchObject({ userInfo: null, conversation: [], status: 'completed' });
+      expect(await invite(revoked)).toMatchObject({ status: 'revoked', userInfo: null });
+      expect((await invite(fresh)).userInfo.email).toBe(`fred.${tag}@example.org`);
+      expect((await invite(pending)).status).toBe('pending');
+      const people = async () => ((await get('/v1/profiles/getList', { productID })).body.result as { firstName: string }[]).map((p) => p.firstName).sort();
+      expect(await people()).toEqual(['Fred']);
+      expect(Object.keys(await mentions(t.db, `olga.${tag}`))).toEqual([]);
+
+      // Eight days on, Fred's invite of the 7-day interview goes too; his profile stays with his other interview.
+      await sweeper.sweep(new Date(Date.now() + 8 * DAY));
+      expect((await invite(fresh)).userInfo).toBeNull();
+      expect((await invite(other)).userInfo.email).toBe(`fred.${tag}@example.org`);
+      expect(await people()).toEqual(['Fred']);
+
+      // RETENTION_DAYS (3650 here) covers interviews without their own: ten years on, Fred is gone entirely.
+      await sweeper.sweep(new Date(Date.now() + 3651 * DAY));
+      expect((await invite(other)).userInfo).toBeNull();
+      expect(await people()).toEqual([]);
+      for (const needle of [`fred.${tag}`, 'Fred Fresh', `harbour charts ${tag}`]) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
+
+      const audit = (await get('/v1/participants/getErasures', { orgID })).body.result as { by: string; invites: number; profiles: number; emailSha256: string }[];
+      const sha = (email: string) => createHash('sha256').update(email).digest('hex');
+      expect(audit.map(({ by, invites, profiles, emailSha256 }) => ({ by, invites, profiles, emailSha256 }))).toEqual([
+        { by: 'retention', invites: 1, profiles: 1, emailSha256: sha(`olga.${tag}@example.org`) },
+        { by: 'retention', invites: 1, profiles: 0, emailSha256: sha(`fred.${tag}@example.org`) },
+        { by: 'retention', invites: 1, profiles: 1, emailSha256: sha(`fred.${tag}@example.org`) },
+      ]);
+      // Erased invites are never due again.
+      await expect(sweeper.sweep(new Date(Date.now() + 3651 * DAY))).resolves.toBe(0);
+    });
+
+    it('refuses a retentionDays out of range or of the wrong type', async () => {
+      const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+      for (const retentionDays of [0, 3651, 1.5, '7']) {
+        expectError(await post('/v1/interviews/addOne', { productID, interviewName: 'x', retentionDays }), 400, /retentionDays must be/);
+      }
+      const interviewID = await makeInterview(t, admin, productID, { retentionDays: 30 });
+      await post('/v1/interviews/updateOne', { interviewID, retentionDays: null, redactPII: true }).expect(200);
+      expect((await get('/v1/interviews/getOne', { interviewID })).body.result).toMatchObject({ retentionDays: null, redactPII: true });
+      expectError(await post('/v1/interviews/updateOne', { interviewID, redactPII: 'yes' }), 400, /redactPII must be true or false/);
+    });
   });
 });

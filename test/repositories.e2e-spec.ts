@@ -61,7 +61,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const productID = await product({ orgID, userID: 'u9' });
       const interviewID = await interview(productID);
-      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default' }, owner: { orgID, userID: 'u9' } };
+      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', retentionDays: null, redactPII: false }, owner: { orgID, userID: 'u9' } };
       await expect(sut.findOwned(interviewID)).resolves.toEqual(owned);
       await db.transaction(async (tx) => {
         await expect(sut.findOwned(interviewID, { db: tx, lock: true })).resolves.toEqual(owned);

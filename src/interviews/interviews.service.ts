@@ -25,6 +25,9 @@ function toDto(i: InterviewRow): InterviewDto {
     guidelines: i.guidelines,
     userID: i.userID,
     interviewer: i.interviewer,
+    retentionDays: i.retentionDays === null ? null : Number(i.retentionDays),
+    // Both engines hand a boolean column back as 0 or 1.
+    redactPII: Boolean(Number(i.redactPII)),
   };
 }
 
@@ -63,6 +66,8 @@ export class InterviewsService {
           guidelines: dto.guidelines ?? null,
           userID: dto.userID ?? null,
           interviewer: this.interviewers.defaultName,
+          retentionDays: dto.retentionDays ?? null,
+          redactPII: dto.redactPII ?? false,
         },
       ],
       new Date(),
@@ -75,6 +80,8 @@ export class InterviewsService {
     if (dto.interviewName !== undefined) changes.interviewName = dto.interviewName;
     if (dto.guidelines !== undefined) changes.guidelines = dto.guidelines;
     if (dto.userID !== undefined) changes.userID = dto.userID;
+    if (dto.retentionDays !== undefined) changes.retentionDays = dto.retentionDays;
+    if (dto.redactPII !== undefined) changes.redactPII = dto.redactPII ?? false;
     if (dto.interviewer) this.interviewers.assertKnown(dto.interviewer);
     if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.interviewers.defaultName;
 

@@ -35,7 +35,10 @@ export interface PersonInviteRow {
 /** A finished invite the retention sweep found due. */
 export interface DueInviteRow {
   linkID: string;
+  interviewID: string;
+  productID: string;
   orgID: string | null;
+  productOrgID: string | null;
   productUserID: string | null;
   userInfo: string | null;
 }
@@ -176,7 +179,8 @@ export class ParticipantsRepository {
    */
   async lockDueForRetention(db: EntityManager, days: number | null, cutoff: Date, limit: number): Promise<DueInviteRow[]> {
     return db.query<DueInviteRow[]>(
-      'SELECT i.link_id AS linkID, i.org_id AS orgID, p.user_id AS productUserID, i.user_info AS userInfo FROM invites i ' +
+      'SELECT i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, p.org_id AS productOrgID, ' +
+        'p.user_id AS productUserID, i.user_info AS userInfo FROM invites i ' +
         'INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id ' +
         `WHERE i.status IN ${inList(FINISHED_STATUSES.length)} AND i.updated_at <= ? AND i.erased_on IS NULL AND iv.retention_days ${days === null ? 'IS NULL' : '= ?'} ` +
         `ORDER BY i.updated_at LIMIT ?${FOR_UPDATE_SKIP_LOCKED_SQL}`,

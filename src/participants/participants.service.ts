@@ -8,21 +8,14 @@ import { ListAnswer, answerList } from '../common/keyset';
 import { rawDate } from '../database/column-types';
 import { transaction } from '../database/transaction';
 import { inviteDtoOf } from '../invites/invites.service';
-import type { UserInfo } from '../invites/invite.entity';
 import { ProfilesRepository } from '../profiles/profiles.repository';
 import { profileDtoOf } from '../profiles/profiles.service';
 import { ErasureDto, ErasureResultDto, PersonExportDto } from './dto/participant.dto';
 import { ListErasuresQueryDto, PersonDto } from './dto/participant-input.dto';
-import { ErasureService, normalEmail } from './erasure.service';
+import { ErasureService, isPerson, normalEmail } from './erasure.service';
 import { OneOwnerException } from './participants.errors';
-import { DataOwner, ParticipantsRepository, PersonInviteRow } from './participants.repository';
+import { DataOwner, ParticipantsRepository } from './participants.repository';
 
-/** Whether the stored userInfo is this person's (the address compared trimmed and lower-cased). */
-function isPerson(row: PersonInviteRow, email: string): boolean {
-  if (row.userInfo === null) return false;
-  const info = JSON.parse(row.userInfo) as UserInfo;
-  return typeof info.email === 'string' && normalEmail(info.email) === email;
-}
 
 /** participants/erase, participants/export and participants/getErasures. */
 @Injectable()
@@ -54,7 +47,7 @@ export class ParticipantsService {
     const by = (await this.repo.tokenName(principal.tokenId)) ?? `token ${principal.tokenId}`;
     return transaction(this.dataSource, async (db) => {
       const now = new Date();
-      const invites = (await this.repo.invitesMentioning(db, owner, email, true)).filter((row) => isPerson(row, email));
+      const invites = (await this.repo.invitesMentioning(db, owner, email, true)).filter((row) => isPerson(row.userInfo, email));
       const profile = (await this.repo.profileOf(db, owner, email)) ?? null;
       return this.erasure.erase(
         db,
@@ -75,7 +68,7 @@ export class ParticipantsService {
     const owner = this.ownerOf(dto, principal);
     const email = normalEmail(dto.email);
     const db = this.dataSource.manager;
-    const invites = (await this.repo.invitesMentioning(db, owner, email, false)).filter((row) => isPerson(row, email));
+    const invites = (await this.repo.invitesMentioning(db, owner, email, false)).filter((row) => isPerson(row.userInfo, email));
     const profile = await this.repo.profileOf(db, owner, email);
     const profiles = [];
     if (profile) {

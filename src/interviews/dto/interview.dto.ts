@@ -20,6 +20,12 @@ export class InterviewDto {
 
   @ApiProperty({ maxLength: INTERVIEW_LIMITS.interviewer, example: 'default', description: 'Interviewer agent; the service default (DEFAULT_INTERVIEWER) unless set.' })
   interviewer: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32', nullable: true, minimum: INTERVIEW_LIMITS.retentionDays.min, maximum: INTERVIEW_LIMITS.retentionDays.max, example: null, description: "Days a finished invite is kept before its interviewee's data is erased; null: RETENTION_DAYS." })
+  retentionDays: number | null;
+
+  @ApiProperty({ type: Boolean, example: false, description: 'Whether identifiers in answers are redacted before they are stored.' })
+  redactPII: boolean;
 }
 
 export class InterviewIdResultDto {
