@@ -69,6 +69,7 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     productDesc: r.productDesc,
     productImage: r.productImage,
     productUserID: r.productUserID,
+    redactPII: Boolean(Number(r.redactPII)),
   };
 }
 

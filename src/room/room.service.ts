@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
+import { redactPII } from '../redaction/redact-pii';
 import { InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
@@ -55,7 +56,8 @@ export class RoomService {
   async reply(linkID: string, dto: ReplyDto): Promise<ReplyResultDto> {
     return this.serialized(linkID, async () => {
       const invite = await this.readFor(linkID, 'started');
-      const answer = { role: 'interviewee' as const, content: dto.content };
+      // Redacted here, first: the original is never stored, logged or sent to the agent.
+      const answer = { role: 'interviewee' as const, content: invite.redactPII ? redactPII(dto.content) : dto.content };
       const agent = this.agentOf(invite);
       const brief = this.brief(invite, invite.userInfo?.name ?? null);
       const transcript = [...invite.conversation, answer];
