@@ -3,6 +3,8 @@ export const PARTICIPANT_LIMITS = {
   email: 320,
   /** The audit's "by": a token's name is at most this long. */
   by: 100,
+  /** An export's invites (bounded for the OpenAPI document: one person's invites within one owner). */
+  exportInvites: 1_000_000,
 } as const;
 
 /** The audit's "by" when the retention sweep erased. */

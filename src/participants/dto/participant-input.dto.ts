@@ -20,8 +20,10 @@ export class PersonDto {
   })
   @IsDefined({ message: 'email is required' })
   @MaxLength(PARTICIPANT_LIMITS.email, { message: `email must be at most ${PARTICIPANT_LIMITS.email} characters long` })
-  @IsCleanText()
   @IsEmail({}, { message: 'email must be an email address, like name@example.com' })
+  // Checked first (class-validator runs decorators bottom-up and stops at the first error): the e-mail
+  // check throws on unpaired surrogates rather than refusing them.
+  @IsCleanText()
   email: string;
 
   @OptionalText({ description: `The owning organization. ${OWNER}`, example: 'org_acme', max: COMMON_LIMITS.ownerId })

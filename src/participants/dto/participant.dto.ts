@@ -42,9 +42,9 @@ export class PersonExportDto {
   @ApiProperty({ type: String, format: 'email', maxLength: PARTICIPANT_LIMITS.email, example: 'ada@example.com', description: 'The address asked for, as sent.' })
   email: string;
 
-  @ApiProperty({ type: [InviteDto], description: 'Every invite of the person within the owner, oldest first, as invites/getOne shows it.' })
+  @ApiProperty({ type: [InviteDto], maxItems: PARTICIPANT_LIMITS.exportInvites, description: 'Every invite of the person within the owner, oldest first, as invites/getOne shows it.' })
   invites: InviteDto[];
 
-  @ApiProperty({ type: [ProfileDto], description: "The person's profile within the owner (at most one), as profiles/getOne shows it." })
+  @ApiProperty({ type: [ProfileDto], maxItems: 1, description: "The person's profile within the owner (at most one), as profiles/getOne shows it." })
   profiles: ProfileDto[];
 }
