@@ -49,11 +49,11 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     InterviewersModule,
     InvitesModule,
     ProfilesModule,
+    ParticipantsModule,
     RoomModule,
     ReportsModule,
     WebhooksModule,
     DeletionModule,
-    ParticipantsModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
