@@ -263,6 +263,28 @@ describe("Interviewees' data: erasure and export", () => {
       await expect(sweeper.sweep(new Date(Date.now() + 3651 * DAY))).resolves.toBe(0);
     });
 
+    it('erases each invite once when several instances sweep at the same time', async () => {
+      const orgID = uniq('org');
+      const productID = await makeProduct(t, admin, { orgID });
+      const interviewID = await makeInterview(t, admin, productID, { guidelines: GUIDELINES, retentionDays: 2 });
+      const people = await links(interviewID, 6);
+      const answers: [string, string] = ['I use it for meeting notes with my whole team every single week.', 'The search is slow on large notebooks and I wait for results.'];
+      for (const [i, linkID] of people.entries()) await interview(linkID, `Person ${i}`, `p${i}.${orgID}@example.org`, answers);
+      // A second instance of the service on the same database.
+      const other = await startApp({ RETENTION_DAYS: '3650' });
+      try {
+        const later = new Date(Date.now() + 3 * DAY);
+        const [a, b] = await Promise.all([t.app.get(RetentionSweeper).sweep(later), other.app.get(RetentionSweeper).sweep(later)]);
+        expect(a + b).toBeGreaterThanOrEqual(people.length);
+      } finally {
+        await other.close();
+      }
+      const audit = (await get('/v1/participants/getErasures', { orgID })).body.result as { by: string; invites: number; profiles: number }[];
+      expect(audit).toHaveLength(people.length);
+      expect(audit.every((e) => e.by === 'retention' && e.invites === 1 && e.profiles === 1)).toBe(true);
+      for (const linkID of people) expect((await get('/v1/invites/getOne', { linkID })).body.result.userInfo).toBeNull();
+    });
+
     it('refuses a retentionDays out of range or of the wrong type', async () => {
       const productID = await makeProduct(t, admin, { orgID: uniq('org') });
       for (const retentionDays of [0, 3651, 1.5, '7']) {
