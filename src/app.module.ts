@@ -50,10 +50,10 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     InvitesModule,
     ProfilesModule,
     ParticipantsModule,
+    DeletionModule,
     RoomModule,
     ReportsModule,
     WebhooksModule,
-    DeletionModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
