@@ -12,6 +12,7 @@ import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CoreModule } from './core.module';
+import { DeletionModule } from './deletion/deletion.module';
 import { HealthModule } from './health/health.module';
 import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
@@ -19,6 +20,8 @@ import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
 import { LanguagesModule } from './languages/languages.module';
 import { MetricsHttpModule } from './metrics/metrics-http.module';
+import { ParticipantsModule } from './participants/participants.module';
+import { RetentionSweeper } from './participants/retention-sweeper';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
@@ -51,6 +54,8 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     LanguagesModule,
     InvitesModule,
     ProfilesModule,
+    ParticipantsModule,
+    DeletionModule,
     RoomModule,
     ReportsModule,
     WebhooksModule,
@@ -62,6 +67,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     { provide: APP_PIPE, useFactory: createValidationPipe },
     // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
     ExpirySweeper,
+    RetentionSweeper,
     WebhookRelay,
   ],
 })

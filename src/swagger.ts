@@ -4,6 +4,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_HEADER } from './idempotency/idempotent.decorator';
 import { CreateProductDto } from './products/dto/create-product.dto';
 import { CreateWebhookDto } from './webhooks/dto/webhook-input.dto';
+import { PersonDto } from './participants/dto/participant-input.dto';
 
 const DESCRIPTION = `
 JSON API for products under study, interviews about them, invite links with their transcripts, and interviewee profiles.
@@ -42,6 +43,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('languages', 'The languages the interview room and the built-in interviewer speak')
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
+    .addTag('participants', "Interviewees' data rights: erasure (with its audit) and export of one person's data")
     .addTag('webhooks', 'Signed events (Standard Webhooks) when invites start, complete or expire and when profiles appear or change')
     .addTag('interview room', 'For interviewees, no token: the JSON behind the page at each invite URL (/i/{linkID}), for teams that build their own front end')
     .addTag('health', 'Liveness and database reachability')
@@ -54,6 +56,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     const schema = document.components?.schemas?.[owned.name] as SchemaObject | undefined;
     if (schema) schema.anyOf = [{ required: ['orgID'] }, { required: ['userID'] }];
   }
+  // A person's data is erased or exported within exactly one owner.
+  const person = document.components?.schemas?.[PersonDto.name] as SchemaObject | undefined;
+  if (person) person.oneOf = [{ required: ['orgID'] }, { required: ['userID'] }];
   // Health and the interview room (the linkID is the credential) need no token.
   for (const [path, item] of Object.entries(document.paths)) {
     if (path !== '/health' && !path.startsWith('/i/')) continue;

@@ -74,6 +74,15 @@ const rows: Row[] = [
   { route: 'POST /v1/webhooks/deleteOne', identifier: 'body webhookID', request: (v) => ({ body: { webhookID: v.webhookID } }), expect: 404 },
   { route: 'GET /v1/webhooks/getDeliveries', identifier: 'query webhookID', request: (v) => ({ query: { webhookID: v.webhookID } }), expect: 404 },
   { route: 'POST /v1/webhooks/redeliver', identifier: 'body deliveryID', request: (v) => ({ body: { deliveryID: v.deliveryID } }), expect: 404 },
+  { route: 'POST /v1/invites/revokeOne', identifier: 'body linkID', request: (v) => ({ body: { linkID: v.linkID } }), expect: 404 },
+  { route: 'POST /v1/interviews/deleteOne', identifier: 'body interviewID', request: (v) => ({ body: { interviewID: v.interviewID, cascade: true } }), expect: 404 },
+  { route: 'POST /v1/products/deleteOne', identifier: 'body productID', request: (v) => ({ body: { productID: v.productID, cascade: true } }), expect: 404 },
+  { route: 'POST /v1/participants/erase', identifier: 'body orgID', request: (v) => ({ body: { email: 'victim@example.com', orgID: v.orgID } }), expect: 403 },
+  { route: 'POST /v1/participants/erase', identifier: 'body userID', request: (v) => ({ body: { email: 'victim@example.com', userID: v.userID } }), expect: 403 },
+  { route: 'POST /v1/participants/export', identifier: 'body orgID', request: (v) => ({ body: { email: 'victim@example.com', orgID: v.orgID } }), expect: 403 },
+  { route: 'POST /v1/participants/export', identifier: 'body userID', request: (v) => ({ body: { email: 'victim@example.com', userID: v.userID } }), expect: 403 },
+  { route: 'GET /v1/participants/getErasures', identifier: 'query orgID', request: (v) => ({ query: { orgID: v.orgID } }), expect: 'empty list' },
+  { route: 'GET /v1/participants/getErasures', identifier: 'query userID', request: (v) => ({ query: { userID: v.userID } }), expect: 'empty list' },
 ];
 
 /** Every /v1 route of the published interface. A route added to the app and not here fails this suite. */
@@ -107,6 +116,12 @@ const V1_ROUTES = [
   'POST /v1/webhooks/deleteOne',
   'GET /v1/webhooks/getDeliveries',
   'POST /v1/webhooks/redeliver',
+  'POST /v1/invites/revokeOne',
+  'POST /v1/interviews/deleteOne',
+  'POST /v1/products/deleteOne',
+  'POST /v1/participants/erase',
+  'POST /v1/participants/export',
+  'GET /v1/participants/getErasures',
 ];
 
 /** The identifiers in a list's rows. */
@@ -145,6 +160,8 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
       "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, retry_step, next_attempt_at, claim_token, created_at, updated_at) VALUES (?, ?, 'profile.created', ?, 'delivered', 0, NULL, NULL, ?, ?)",
       [deliveryID, webhookID, JSON.stringify({ type: 'profile.created', timestamp: new Date().toISOString(), data: { profileID, productIDs: [productID] } }), at, at],
     );
+    // An erasure in the victim's audit, so that an empty list of erasures means something.
+    await t.http.post('/v1/participants/erase').set(bearer(admin)).send({ email: 'nobody@example.com', orgID }).expect(200);
     victim = { reportID, orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
 
     const myOrg = uniq('intruder');

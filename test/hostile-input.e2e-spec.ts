@@ -32,7 +32,14 @@ const postRoutes = [
   '/v1/reports/addOne',
   '/v1/reports/share',
   '/v1/reports/unshare',
+  '/v1/invites/revokeOne',
+  '/v1/interviews/deleteOne',
+  '/v1/products/deleteOne',
+  '/v1/participants/erase',
+  '/v1/participants/export',
 ];
+/** Routes whose first field is an address: SQL metacharacters there are not one (400). */
+const addressRoutes = ['/v1/participants/erase', '/v1/participants/export'];
 /** Routes that create a record: SQL metacharacters in an owner are just data there. */
 const createRoutes = ['/v1/products/addOne', '/v1/webhooks/addOne'];
 const getRoutes: [string, string][] = [
@@ -53,6 +60,7 @@ const getRoutes: [string, string][] = [
   ['/v1/interviews/exportAnswers', 'interviewID'],
   ['/v1/reports/getOne', 'reportID'],
   ['/v1/reports/getList', 'interviewID'],
+  ['/v1/participants/getErasures', 'orgID'],
 ];
 
 function cases(ids: { productID: string; interviewID: string }): Case[] {
@@ -69,6 +77,12 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/reports/addOne': { interviewID: ids.interviewID },
     '/v1/reports/share': { reportID: 'no-such-report' },
     '/v1/reports/unshare': { reportID: 'no-such-report' },
+    // Unknown records: a request that got through would delete or revoke nothing (and the fingerprint would tell).
+    '/v1/invites/revokeOne': { linkID: 'no-such-link' },
+    '/v1/interviews/deleteOne': { interviewID: 'no-such-interview', cascade: true },
+    '/v1/products/deleteOne': { productID: 'no-such-product', cascade: true },
+    '/v1/participants/erase': { email: 'hostile@example.com', orgID: 'o' },
+    '/v1/participants/export': { email: 'hostile@example.com', orgID: 'o' },
   };
   const textField: Record<string, string> = {
     '/v1/products/addOne': 'name',
@@ -81,6 +95,11 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/reports/addOne': 'interviewID',
     '/v1/reports/share': 'reportID',
     '/v1/reports/unshare': 'reportID',
+    '/v1/invites/revokeOne': 'linkID',
+    '/v1/interviews/deleteOne': 'interviewID',
+    '/v1/products/deleteOne': 'productID',
+    '/v1/participants/erase': 'email',
+    '/v1/participants/export': 'email',
   };
   for (const path of postRoutes) {
     const base = validBody[path];
@@ -100,7 +119,7 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     post('constructor key', { ...base, constructor: { prototype: { polluted: true } } });
     post('nested __proto__', { ...base, extra: { __proto__: { x: 1 } } });
     post('unknown field', { ...base, isAdmin: true });
-    post('SQL metacharacters in an identifier', { ...base, [Object.keys(base)[0]]: "' OR 1=1; DROP TABLE products; --" }, createRoutes.includes(path) ? [201, 400, 403] : [404]);
+    post('SQL metacharacters in an identifier', { ...base, [Object.keys(base)[0]]: "' OR 1=1; DROP TABLE products; --" }, createRoutes.includes(path) ? [201, 400, 403] : addressRoutes.includes(path) ? [400] : [404]);
     post('huge number', { ...base, [field]: 1e308 });
     post('truncated JSON', '{"name": "x"');
     post('trailing comma', '{"name": "x",}');

@@ -3,7 +3,8 @@ import { TestApp, bearer, expectError, scopedToken, useTestApp, tableCounts, uni
 import { makeInterview, makeProduct } from './helpers/factories';
 
 /** The fieldwork settings of an interview that sets none. */
-const FIELDWORK_DEFAULTS = { language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null };
+// The optional settings as a new interview has them: its language auto, no public title, consent or redirect, kept, not redacted.
+const SETTING_DEFAULTS = { language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false };
 
 describe('Interviews API', () => {
   let t: TestApp;
@@ -36,7 +37,7 @@ describe('Interviews API', () => {
           guidelines: 'Ask about day one.',
           userID: 'u1',
           interviewer: 'default',
-          ...FIELDWORK_DEFAULTS,
+          ...SETTING_DEFAULTS,
         },
       });
     });
@@ -51,7 +52,7 @@ describe('Interviews API', () => {
         guidelines: null,
         userID: null,
         interviewer: 'default',
-        ...FIELDWORK_DEFAULTS,
+        ...SETTING_DEFAULTS,
       });
     });
 
@@ -104,7 +105,7 @@ describe('Interviews API', () => {
         guidelines: 'g',
         userID: 'u',
         interviewer: 'default',
-        ...FIELDWORK_DEFAULTS,
+        ...SETTING_DEFAULTS,
       });
     });
 
@@ -192,7 +193,7 @@ describe('Interviews API', () => {
       const res = await t.http.get('/v1/interviews/getList').query({ productID }).set(bearer(admin));
       expect(res.status).toBe(200);
       expect(res.body.result.map((i: { interviewID: string }) => i.interviewID)).toEqual(ids);
-      expect(res.body.result[0]).toEqual({ interviewID: ids[0], productID, interviewName: 'I0', guidelines: null, userID: null, interviewer: 'default', ...FIELDWORK_DEFAULTS });
+      expect(res.body.result[0]).toEqual({ interviewID: ids[0], productID, interviewName: 'I0', guidelines: null, userID: null, interviewer: 'default', ...SETTING_DEFAULTS });
     });
 
     it('answers an empty list for a product without interviews', async () => {

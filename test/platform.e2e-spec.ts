@@ -188,6 +188,12 @@ describe('Authentication, envelope and platform routes', () => {
           '/v1/webhooks/deleteOne',
           '/v1/webhooks/getDeliveries',
           '/v1/webhooks/redeliver',
+          '/v1/invites/revokeOne',
+          '/v1/interviews/deleteOne',
+          '/v1/products/deleteOne',
+          '/v1/participants/erase',
+          '/v1/participants/export',
+          '/v1/participants/getErasures',
         ].sort(),
       );
       expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -41,6 +41,13 @@ export class Interview {
 
   @Column({ name: 'completion_redirect_url', type: 'varchar', length: INTERVIEW_LIMITS.completionRedirectUrl, nullable: true })
   completionRedirectUrl: string | null;
+  /** Days a finished invite of this interview is kept before it is erased; null: RETENTION_DAYS. */
+  @Column({ name: 'retention_days', type: 'integer', nullable: true })
+  retentionDays: number | null;
+
+  /** Identifiers in answers are replaced before an answer is stored, logged or sent to an agent. */
+  @Column({ name: 'redact_pii', type: 'boolean', default: false })
+  redactPII: boolean;
 
   @Column({ name: 'created_at', ...TIMESTAMP })
   createdAt: Date;

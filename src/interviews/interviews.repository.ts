@@ -19,6 +19,8 @@ export interface InterviewRow {
   publicTitle: string | null;
   consentText: string | null;
   completionRedirectUrl: string | null;
+  retentionDays: number | null;
+  redactPII: boolean;
 }
 
 /** An interview with its product's owners, which decide who may see it. */
@@ -27,23 +29,39 @@ export interface OwnedInterview {
   owner: Owned;
 }
 
-type FieldworkFields = 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl';
-/** A new interview: the fieldwork settings are optional (null: the defaults). */
-export type NewInterviewRow = Omit<InterviewRow, FieldworkFields> & Partial<Pick<InterviewRow, FieldworkFields>>;
+type OptionalSettings = 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII';
+/** A new interview: the fieldwork and data-rights settings are optional (the defaults). */
+export type NewInterviewRow = Omit<InterviewRow, OptionalSettings> & Partial<Pick<InterviewRow, OptionalSettings>>;
 
 export type InterviewListRow = InterviewRow & { createdAt: Date | string };
 
 /** The fields of an interview an update may change. */
-export type InterviewChanges = Partial<Pick<InterviewRow, 'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl'>>;
+export type InterviewChanges = Partial<
+  Pick<InterviewRow, 'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII'>
+>;
 
-const COLUMNS = 'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
-  'i.language AS language, i.public_title AS publicTitle, i.consent_text AS consentText, i.completion_redirect_url AS completionRedirectUrl';
-const COLUMN_OF: Record<keyof InterviewChanges, string> = { productID: 'product_id', interviewName: 'name', guidelines: 'guidelines', userID: 'user_id', interviewer: 'interviewer',
+const COLUMNS =
+  'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
+  'i.language AS language, i.public_title AS publicTitle, i.consent_text AS consentText, i.completion_redirect_url AS completionRedirectUrl, ' +
+  'i.retention_days AS retentionDays, i.redact_pii AS redactPII';
+const COLUMN_OF: Record<keyof InterviewChanges, string> = {
+  productID: 'product_id',
+  interviewName: 'name',
+  guidelines: 'guidelines',
+  userID: 'user_id',
+  interviewer: 'interviewer',
   language: 'language',
   publicTitle: 'public_title',
   consentText: 'consent_text',
   completionRedirectUrl: 'completion_redirect_url',
+  retentionDays: 'retention_days',
+  redactPII: 'redact_pii',
 };
+
+/** Both engines hand a boolean column back as 0 or 1, and MySQL may hand integers back as text. */
+function normal<T extends InterviewRow>(row: T): T {
+  return { ...row, retentionDays: row.retentionDays === null ? null : Number(row.retentionDays), redactPII: Boolean(Number(row.redactPII)) };
+}
 
 /** The interviews table (see ProductsRepository for why reads are plain SQL). */
 @Injectable()
@@ -61,7 +79,7 @@ export class InterviewsRepository {
       const [interview] = await db.query<InterviewRow[]>(`SELECT ${COLUMNS} FROM interviews i WHERE i.id = ?${FOR_UPDATE_SQL}`, [interviewID]);
       if (!interview) return undefined;
       const [owner] = await db.query<Owned[]>('SELECT org_id AS orgID, user_id AS userID FROM products WHERE id = ?', [interview.productID]);
-      return owner && { interview, owner };
+      return owner && { interview: normal(interview), owner };
     }
     const [row] = await db.query<(InterviewRow & { ownerOrgID: string | null; ownerUserID: string | null })[]>(
       `SELECT ${COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM interviews i INNER JOIN products p ON p.id = i.product_id WHERE i.id = ?`,
@@ -69,13 +87,14 @@ export class InterviewsRepository {
     );
     if (!row) return undefined;
     const { ownerOrgID, ownerUserID, ...interview } = row;
-    return { interview, owner: { orgID: ownerOrgID, userID: ownerUserID } };
+    return { interview: normal(interview), owner: { orgID: ownerOrgID, userID: ownerUserID } };
   }
 
+  /** New interviews; unset settings take their defaults: auto language, no public title, consent or redirect, kept (null retention), no redaction. */
   async insert(interviews: NewInterviewRow[], now: Date, db: EntityManager = this.dataSource.manager): Promise<void> {
     if (interviews.length === 0) return;
     await db.getRepository(Interview).insert(
-      interviews.map((i) => ({ language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, ...i, createdAt: now, updatedAt: now })),
+      interviews.map((i) => ({ language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, ...i, createdAt: now, updatedAt: now })),
     );
   }
 
@@ -83,7 +102,8 @@ export class InterviewsRepository {
     const fields = Object.keys(changes) as (keyof InterviewChanges)[];
     if (fields.length === 0) return;
     await db.query(`UPDATE interviews SET ${fields.map((f) => `${COLUMN_OF[f]} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
-      ...fields.map((f) => changes[f] ?? null),
+      // better-sqlite3 binds no booleans: 1 or 0 on both engines.
+      ...fields.map((f) => (typeof changes[f] === 'boolean' ? Number(changes[f]) : (changes[f] ?? null))),
       sqlDate(now),
       interviewID,
     ]);

@@ -30,6 +30,9 @@ function toDto(i: InterviewRow): InterviewDto {
     publicTitle: i.publicTitle,
     consentText: i.consentText,
     completionRedirectUrl: i.completionRedirectUrl,
+    retentionDays: i.retentionDays === null ? null : Number(i.retentionDays),
+    // Both engines hand a boolean column back as 0 or 1.
+    redactPII: Boolean(Number(i.redactPII)),
   };
 }
 
@@ -77,6 +80,8 @@ export class InterviewsService {
           publicTitle: dto.publicTitle || null,
           consentText: dto.consentText?.trim() ? dto.consentText : null,
           completionRedirectUrl: dto.completionRedirectUrl || null,
+          retentionDays: dto.retentionDays ?? null,
+          redactPII: dto.redactPII ?? false,
         },
       ],
       new Date(),
@@ -93,6 +98,8 @@ export class InterviewsService {
     if (dto.publicTitle !== undefined) changes.publicTitle = dto.publicTitle || null;
     if (dto.consentText !== undefined) changes.consentText = dto.consentText?.trim() ? dto.consentText : null;
     if (dto.completionRedirectUrl !== undefined) changes.completionRedirectUrl = dto.completionRedirectUrl || null;
+    if (dto.retentionDays !== undefined) changes.retentionDays = dto.retentionDays;
+    if (dto.redactPII !== undefined) changes.redactPII = dto.redactPII ?? false;
     if (dto.interviewer) this.interviewers.assertKnown(dto.interviewer);
     if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.interviewers.defaultName;
 

@@ -12,7 +12,7 @@ import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
 import { answerSentiment } from '../profiles/sentiment';
-import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException, TranscriptFullException } from './invites.errors';
+import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteNotRevocableException, InviteStateException, TranscriptFullException } from './invites.errors';
 import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
 import { transaction } from '../database/transaction';
 
@@ -74,6 +74,7 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     productDesc: r.productDesc,
     productImage: r.productImage,
     productUserID: r.productUserID,
+    redactPII: Boolean(Number(r.redactPII)),
   };
 }
 
@@ -81,8 +82,8 @@ function fromRow(r: RoomInviteRow): RoomInvite {
 const RACE_ATTEMPTS = 4;
 
 /** The invite statuses a webhook event announces. */
-type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired';
-const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired'];
+type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired' | 'revoked';
+const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired', 'revoked'];
 
 /**
  * New turns as they are stored: the transcript's entries (role and content only, checked like an HTTP
@@ -241,6 +242,29 @@ export class InviteLifecycleService {
     // Counted once committed: a transaction run again after a deadlock must not count twice.
     if (expired) this.metrics.inviteTransition('expired');
     return expired;
+  }
+
+  /**
+   * pending | started → revoked: the research team withdraws the link (the transcript so far stays, for
+   * the team; the room shows nothing of it any more). One past expires_on is expired instead, and 409.
+   */
+  async revoke(linkID: string, now = new Date()): Promise<void> {
+    const expired = await transaction(this.dataSource, async (db) => {
+      const state = await this.invites.lockState(db, linkID);
+      if (!state) throw new InviteNotFoundException(linkID);
+      if (isDue(state.status, rawDate(state.expiresAt), now)) {
+        await this.invites.write(db, linkID, { status: 'expired' }, now);
+        await this.announce(db, [linkID], 'expired', now);
+        return true;
+      }
+      if (!TRANSITIONS[state.status].includes('revoked')) throw new InviteNotRevocableException(state.status);
+      await this.invites.write(db, linkID, { status: 'revoked' }, now);
+      await this.announce(db, [linkID], 'revoked', now);
+      return false;
+    });
+    // Counted once committed, as every transition is.
+    this.metrics.inviteTransition(expired ? 'expired' : 'revoked');
+    if (expired) throw new InviteNotRevocableException('expired');
   }
 
   /**

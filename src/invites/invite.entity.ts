@@ -37,6 +37,7 @@ export interface TurnMeta {
 @Index('idx_invites_interview_created', ['interviewID', 'createdAt', 'linkID'])
 @Index('idx_invites_product_created', ['productID', 'createdAt', 'linkID'])
 @Index('idx_invites_expiry', ['status', 'expiresAt'])
+@Index('idx_invites_retention', ['status', 'updatedAt'])
 export class Invite {
   @PrimaryColumn({ name: 'link_id', type: 'varchar', length: INVITE_LIMITS.linkId, ...EXACT_TEXT })
   linkID: string;
@@ -94,4 +95,8 @@ export class Invite {
 
   @Column({ name: 'updated_at', ...TIMESTAMP })
   updatedAt: Date;
+
+  /** When the interviewee's data (userInfo, transcript) was erased; null while it is kept. */
+  @Column({ name: 'erased_on', ...TIMESTAMP, nullable: true })
+  erasedOn: Date | null;
 }

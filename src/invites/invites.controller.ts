@@ -1,13 +1,13 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult, errorCase } from '../common/api-responses';
 import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator';
 import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
-import { InviteDto } from './dto/invite.dto';
-import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
+import { InviteDto, InviteRevokedDto } from './dto/invite.dto';
+import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto, RevokeInviteDto } from './dto/invite-queries.dto';
 import { INVITE_LIMITS } from './invite.limits';
 import { InvitesService } from './invites.service';
 
@@ -58,5 +58,21 @@ export class InvitesController {
   @ApiErrors(400, INTERVIEW_NOT_FOUND)
   getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.invites.list(query, principal);
+  }
+
+  @Post('revokeOne')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Withdraw an invite link',
+    description:
+      'pending or started → revoked: the link stops working at once (its page says it is no longer active; the room accepts nothing more) and ' +
+      'the event invite.revoked goes to webhooks. The transcript so far stays with the invite. Any other status, or a link already past its ' +
+      'expires_on (which is then expired): 409. 404 when unknown or not visible.',
+  })
+  @ApiBody({ type: RevokeInviteDto, examples: { revoke: { summary: 'Withdraw one link', value: { linkID: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' } } } })
+  @ApiResult(InviteRevokedDto, { description: 'The invite is revoked' })
+  @ApiErrors(400, NOT_FOUND, errorCase(409, 'invite is completed; only a pending or started invite can be revoked'), 413, 415)
+  revokeOne(@Body() dto: RevokeInviteDto, @CurrentPrincipal() principal: Principal) {
+    return this.invites.revoke(dto.linkID, principal);
   }
 }

@@ -15,6 +15,13 @@ export class InviteStateException extends ConflictException {
   }
 }
 
+/** revokeOne on an invite that is no longer pending or started (409 naming its status). */
+export class InviteNotRevocableException extends ConflictException {
+  constructor(status: InviteStatus) {
+    super(`invite is ${status}; only a pending or started invite can be revoked`);
+  }
+}
+
 /** The link is past its expires_on (409): nothing more can happen on it. */
 export class InviteExpiredException extends ConflictException {
   constructor() {

@@ -37,6 +37,8 @@ export interface RoomContext {
   productDesc: string | null;
   productImage: string | null;
   productUserID: string | null;
+  /** The interview's redactPII (0 or 1 as the engines give it): identifiers leave answers before they are stored. */
+  redactPII: boolean | number;
 }
 
 export interface RoomInviteRow extends InviteRow, RoomContext {
@@ -202,7 +204,7 @@ export class InvitesRepository {
       `SELECT ${COLUMNS},
         i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
         iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer, iv.language AS interviewLanguage,
-        iv.public_title AS publicTitle, iv.consent_text AS consentText, iv.completion_redirect_url AS completionRedirectUrl,
+        iv.public_title AS publicTitle, iv.consent_text AS consentText, iv.completion_redirect_url AS completionRedirectUrl, iv.redact_pii AS redactPII,
         p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
         FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
       [linkID],

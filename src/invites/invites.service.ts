@@ -9,6 +9,7 @@ import { InterviewsService } from '../interviews/interviews.service';
 import { ProductsService } from '../products/products.service';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
+import { InviteLifecycleService } from './invite-lifecycle.service';
 import { InvitesConfig } from './invites.config';
 import { InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteRow, InvitesRepository } from './invites.repository';
@@ -41,6 +42,7 @@ export class InvitesService {
     private readonly interviews: InterviewsService,
     private readonly products: ProductsService,
     private readonly config: InvitesConfig,
+    private readonly lifecycle: InviteLifecycleService,
   ) {}
 
   /** The API's createInvites: checks, then `count` new pending invites; answers their URLs. */
@@ -78,6 +80,13 @@ export class InvitesService {
   async getOne(linkID: string, principal: Principal): Promise<InviteDto> {
     const found = this.access.visible(principal, await this.invites.findOwned(linkID), (i) => i.owner, () => new InviteNotFoundException(linkID));
     return inviteDtoOf(found.invite);
+  }
+
+  /** pending | started → revoked, for a caller who can see the invite (404 otherwise). */
+  async revoke(linkID: string, principal: Principal): Promise<{ linkID: string; status: 'revoked' }> {
+    this.access.visible(principal, await this.invites.findOwned(linkID), (i) => i.owner, () => new InviteNotFoundException(linkID));
+    await this.lifecycle.revoke(linkID);
+    return { linkID, status: 'revoked' };
   }
 
   async list(query: ListInvitesQueryDto, principal: Principal): Promise<ListAnswer<InviteDto>> {

@@ -102,7 +102,7 @@ export class ReportBuilder {
       completed: tally.byStatus.completed ?? 0,
       abandoned: tally.byStatus.abandoned ?? 0,
       expired: tally.byStatus.expired ?? 0,
-      revoked: 0,
+      revoked: tally.byStatus.revoked ?? 0,
     };
     return {
       invites,

@@ -206,8 +206,8 @@ function revoked(session: SessionDto): string {
 
 /** The page of a link, in the state of its invite, in the room's language. */
 export function renderRoom(session: SessionDto): string {
-  const STATES: Record<InviteStatus | 'revoked', (session: SessionDto) => string> = { pending, started, completed, abandoned, expired, revoked };
-  const content = (STATES[session.status as InviteStatus | 'revoked'] ?? expired)(session);
+  const STATES: Record<InviteStatus, (session: SessionDto) => string> = { pending, started, completed, abandoned, expired, revoked };
+  const content = STATES[session.status](session);
   // The finished states as templates, for room.js to show without a reload (their redirect filled in then).
   const templates = `<template id="completed-template">${completed(session, null)}</template>
 <template id="abandoned-template">${abandoned(session, null)}</template>

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
 import { inSpan } from '../common/spans';
 import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
+import { redactPII } from '../redaction/redact-pii';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
 import { OPEN_STATUSES } from '../invites/invite-status';
@@ -68,7 +69,8 @@ export class RoomService {
   async reply(linkID: string, dto: ReplyDto): Promise<ReplyResultDto> {
     return this.serialized(linkID, async () => {
       const invite = await this.readFor(linkID, 'started');
-      const answer = { role: 'interviewee' as const, content: dto.content };
+      // Redacted here, first: the original is never stored, logged or sent to the agent.
+      const answer = { role: 'interviewee' as const, content: invite.redactPII ? redactPII(dto.content) : dto.content };
       const agent = this.agentOf(invite);
       const brief = this.brief(invite, invite.userInfo?.name ?? null, this.languageOf(invite, {}));
       const transcript = [...invite.conversation, answer];

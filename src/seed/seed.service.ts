@@ -111,6 +111,8 @@ export class SeedService {
           userID: product.userID,
           // The built-in agent conducts the demo interviews: offline, whatever DEFAULT_INTERVIEWER names.
           interviewer: BUILT_IN_INTERVIEWER,
+          retentionDays: null,
+          redactPII: false,
         });
       }
       await this.interviewRows.insert(batch, new Date());

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { Owned, canSee, endpointViewer } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
-import type { InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto } from './dto/webhook.dto';
+import type { ErasureEventDataDto, InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto } from './dto/webhook.dto';
 import { WebhookEventType } from './webhooks.limits';
 import { EndpointRow, NewDelivery, WebhooksRepository } from './webhooks.repository';
 
@@ -17,7 +17,7 @@ export type OwnedProduct = Owned & { productID: string };
 export interface OutboxEvent {
   type: WebhookEventType;
   products: OwnedProduct[];
-  data: (visibleProductIDs: string[]) => InviteEventDataDto | ProfileEventDataDto | ReportEventDataDto;
+  data: (visibleProductIDs: string[]) => InviteEventDataDto | ProfileEventDataDto | ReportEventDataDto | ErasureEventDataDto;
 }
 
 /**

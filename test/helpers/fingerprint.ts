@@ -15,6 +15,7 @@ const BY_CONTENT: [string, string][] = [
   ['webhook_attempts', 'id'],
   ['idempotency_keys', 'token_id, idem_key'],
   ['report_shares', 'id'],
+  ['erasures', 'id'],
 ];
 
 export async function dbFingerprint(db: DataSource): Promise<string> {

@@ -3,7 +3,16 @@ import { IdempotencyKeys1763740000000 } from './1763740000000-idempotency-keys';
 import { InterviewRoom1763800000000 } from './1763800000000-interview-room';
 import { Webhooks1763900000000 } from './1763900000000-webhooks';
 import { Insights1764000000000 } from './1764000000000-insights';
+import { DataRights1765000000000 } from './1765000000000-data-rights';
 import { FieldworkLanguages1766000000000 } from './1766000000000-fieldwork-languages';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
-export const migrations = [InitialSchema1763726400000, IdempotencyKeys1763740000000, InterviewRoom1763800000000, Webhooks1763900000000, Insights1764000000000, FieldworkLanguages1766000000000];
+export const migrations = [
+  InitialSchema1763726400000,
+  IdempotencyKeys1763740000000,
+  InterviewRoom1763800000000,
+  Webhooks1763900000000,
+  Insights1764000000000,
+  DataRights1765000000000,
+  FieldworkLanguages1766000000000,
+];

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { IsCleanText, IsHttpUrl, OptionalText, RequiredId, RequiredText } from '../../common/validation';
 import { INTERVIEW_LANGUAGES } from '../../languages/languages';
@@ -84,4 +84,32 @@ export class CreateInterviewDto {
 
   @OptionalHttpsUrl()
   completionRedirectUrl?: string | null;
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    minimum: INTERVIEW_LIMITS.retentionDays.min,
+    maximum: INTERVIEW_LIMITS.retentionDays.max,
+    description:
+      'Days an invite of this interview is kept once it is completed, abandoned, expired or revoked; then its interviewee\'s data is erased as ' +
+      'participants/erase does (audited as "retention"). Overrides RETENTION_DAYS; null: RETENTION_DAYS (unset: kept).',
+  })
+  @IsOptional()
+  @Min(INTERVIEW_LIMITS.retentionDays.min, { message: `retentionDays must be from ${INTERVIEW_LIMITS.retentionDays.min} to ${INTERVIEW_LIMITS.retentionDays.max}` })
+  @Max(INTERVIEW_LIMITS.retentionDays.max, { message: `retentionDays must be from ${INTERVIEW_LIMITS.retentionDays.min} to ${INTERVIEW_LIMITS.retentionDays.max}` })
+  // Listed last because class-validator runs decorators bottom-up and stops at the first error.
+  @IsInt({ message: 'retentionDays must be a whole number' })
+  retentionDays?: number | null;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    default: false,
+    description:
+      'true: e-mail addresses, phone numbers, payment card numbers (Luhn-valid), IBANs and IP addresses in an answer become [email], [phone], [card], ' +
+      '[iban], [ip] before the answer is stored, logged or sent to any agent; the original is never stored. null: false.',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'redactPII must be true or false' })
+  redactPII?: boolean | null;
 }

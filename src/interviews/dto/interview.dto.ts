@@ -33,6 +33,11 @@ export class InterviewDto {
 
   @ApiProperty({ type: String, nullable: true, format: 'uri', pattern: '^https://', maxLength: INTERVIEW_LIMITS.completionRedirectUrl, example: 'https://panel.example/complete?pid=4711', description: 'Where the room sends the interviewee at the end, with status=completed|abandoned added.' })
   completionRedirectUrl: string | null;
+  @ApiProperty({ type: 'integer', format: 'int32', nullable: true, minimum: INTERVIEW_LIMITS.retentionDays.min, maximum: INTERVIEW_LIMITS.retentionDays.max, example: null, description: "Days a finished invite is kept before its interviewee's data is erased; null: RETENTION_DAYS." })
+  retentionDays: number | null;
+
+  @ApiProperty({ type: Boolean, example: false, description: 'Whether identifiers in answers are redacted before they are stored.' })
+  redactPII: boolean;
 }
 
 export class InterviewIdResultDto {

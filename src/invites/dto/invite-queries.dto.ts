@@ -38,3 +38,8 @@ export class ListInvitesQueryDto extends PageQueryDto {
   @OptionalId('Return invites of this product. At least one of interviewID and productID is required; both combine with AND.')
   productID?: string;
 }
+
+export class RevokeInviteDto {
+  @RequiredId('The invite to revoke. A linkID: the last path segment of a URL from invites/createInvites, or from invites/getList.')
+  linkID: string;
+}

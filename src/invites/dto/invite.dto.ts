@@ -77,3 +77,11 @@ export class InviteDto {
   @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'Transcript turns in order; [] for a new invite.' })
   conversation: ConversationTurnDto[];
 }
+
+export class InviteRevokedDto {
+  @ApiProperty({ maxLength: INVITE_LIMITS.linkId, example: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4' })
+  linkID: string;
+
+  @ApiProperty({ enum: ['revoked'], example: 'revoked' })
+  status: 'revoked';
+}

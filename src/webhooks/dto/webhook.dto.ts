@@ -161,8 +161,25 @@ export class ReportEventDataDto {
   status: string;
 }
 
+export class ErasureEventDataDto {
+  @ApiProperty({ ...UUID, example: '019a9d40-3b4c-7d5e-8f60-718293a4b5c6', description: 'The erasure, as participants/getErasures lists it.' })
+  erasureID: string;
+
+  @ApiProperty({ maxLength: 64, pattern: '^[0-9a-f]{64}$', example: 'b1c6a5d6a41b4b5e33c4e2f8a4a3b0e1f3e1d3f8c0a6a5e2b9d1c4f7e8a9b0c1', description: 'Lowercase hex SHA-256 of the address, trimmed and lower-cased: match it against your own copies.' })
+  emailSha256: string;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: INVITE_LIMITS.linkId },
+    maxItems: 1_000_000,
+    example: ['q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4'],
+    description: "The erased invites of products the endpoint's owner can see: erase your copies of their transcripts.",
+  })
+  linkIDs: string[];
+}
+
 /** What is POSTed to the endpoint (Standard Webhooks): a thin reference; read the record through the API for more. */
-@ApiExtraModels(InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto)
+@ApiExtraModels(InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto, ErasureEventDataDto)
 export class WebhookPayloadDto {
   @ApiProperty({ enum: WEBHOOK_EVENTS, example: 'invite.completed' })
   type: WebhookEventType;
@@ -171,10 +188,15 @@ export class WebhookPayloadDto {
   timestamp: string;
 
   @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(InviteEventDataDto) }, { $ref: getSchemaPath(ProfileEventDataDto) }, { $ref: getSchemaPath(ReportEventDataDto) }],
-    description: 'invite.*: the invite; profile.*: the profile; report.completed: the report.',
+    oneOf: [
+      { $ref: getSchemaPath(InviteEventDataDto) },
+      { $ref: getSchemaPath(ProfileEventDataDto) },
+      { $ref: getSchemaPath(ReportEventDataDto) },
+      { $ref: getSchemaPath(ErasureEventDataDto) },
+    ],
+    description: 'invite.*: the invite; profile.*: the profile; report.completed: the report; participant.erased: the erasure (never the address).',
   })
-  data: InviteEventDataDto | ProfileEventDataDto | ReportEventDataDto;
+  data: InviteEventDataDto | ProfileEventDataDto | ReportEventDataDto | ErasureEventDataDto;
 }
 
 export class DeliveryDto {

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { Owned } from '../access/access-rule';
+import { uuidv7 } from '../common/ids';
+import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
+import { DataOwner, ParticipantsRepository } from './participants.repository';
+import { withoutQuotesOf } from './report-quotes';
+
+/** The address as the API compares it: trimmed and lower-cased. */
+export function normalEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The only form in which an erasure keeps or tells the address: lowercase hex SHA-256 of its normal form. */
+export function emailSha256(email: string): string {
+  return createHash('sha256').update(normalEmail(email), 'utf8').digest('hex');
+}
+
+/** Whether stored userInfo (JSON text) is this person's: the address compared trimmed and lower-cased. */
+export function isPerson(userInfo: string | null, email: string): boolean {
+  if (userInfo === null) return false;
+  const info = JSON.parse(userInfo) as { email?: unknown };
+  return typeof info.email === 'string' && normalEmail(info.email) === email;
+}
+
+/** An invite to erase, with who owns its product (which webhook endpoints hear of it). */
+export interface InviteToErase {
+  linkID: string;
+  interviewID: string;
+  productID: string;
+  owner: Owned;
+}
+
+export interface ErasureCounts {
+  erasureID: string;
+  invites: number;
+  profiles: number;
+  reports: number;
+}
+
+/**
+ * The erasure itself, in the caller's transaction: the invites' person and transcript cleared, their
+ * quotes taken out of stored reports (and so out of share pages, which render the stored result), the
+ * person's profile deleted when asked, the audit record, and participant.erased to the webhook endpoints
+ * that see any of the products concerned. Used by participants/erase and by the retention sweep.
+ */
+@Injectable()
+export class ErasureService {
+  constructor(
+    private readonly repo: ParticipantsRepository,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  async erase(
+    db: EntityManager,
+    what: { owner: DataOwner; email: string; invites: InviteToErase[]; profile: { profileID: string; products: (Owned & { productID: string })[] } | null; by: string },
+    now: Date,
+  ): Promise<ErasureCounts> {
+    const erasureID = uuidv7();
+    const linkIDs = what.invites.map((i) => i.linkID);
+    await this.repo.eraseInvites(db, linkIDs, now);
+
+    let reports = 0;
+    if (linkIDs.length > 0) {
+      const erased = new Set(linkIDs);
+      for (const report of await this.repo.reportResults(db, [...new Set(what.invites.map((i) => i.interviewID))])) {
+        const next = withoutQuotesOf(report.result, erased);
+        if (next === null) continue;
+        await this.repo.writeReportResult(db, report.reportID, next, now);
+        reports += 1;
+      }
+    }
+    const profiles = what.profile ? await this.repo.deleteProfile(db, what.profile.profileID) : 0;
+
+    const sha = emailSha256(what.email);
+    await this.repo.insertErasure(db, { erasureID, owner: what.owner, by: what.by, emailSha256: sha, invites: linkIDs.length, profiles, reports }, now);
+
+    const products = new Map<string, Owned & { productID: string }>();
+    for (const i of what.invites) products.set(i.productID, { productID: i.productID, ...i.owner });
+    for (const p of what.profile?.products ?? []) products.set(p.productID, p);
+    if (products.size > 0) {
+      const event: OutboxEvent = {
+        type: 'participant.erased',
+        products: [...products.values()],
+        // An endpoint hears of the links of the products its owner can see.
+        data: (visible) => ({ erasureID, emailSha256: sha, linkIDs: what.invites.filter((i) => visible.includes(i.productID)).map((i) => i.linkID) }),
+      };
+      await this.outbox.write(db, [event], now);
+    }
+    return { erasureID, invites: linkIDs.length, profiles, reports };
+  }
+}
