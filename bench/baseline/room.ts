@@ -6,7 +6,8 @@
  *   1. one request per link at a time in this process (KeyedQueue, as the service's queue);
  *   2. ROOM_INVITE_BY_ID: the invite with its interview and product; 409 unless started, and a link
  *      past expires_on is expired first;
- *   3. the built-in agent's next turn (DefaultInterviewer from src/, which loads no Nest either);
+ *   3. the answer redacted when the interview says so, and the built-in agent's next turn
+ *      (DefaultInterviewer from src/, which loads no Nest either) with the interview's progress;
  *   4. the transcript's limits (turns, bytes);
  *   5. one transaction: INVITE_STATE_FOR_UPDATE + ' FOR UPDATE', expiry, status and transcript length
  *      checked again, then the service's UPDATE of updated_at and conversation; composed again (at most
@@ -18,13 +19,15 @@
  */
 import { KeyedQueue } from '../../src/common/keyed-queue';
 import { rawDate, sqlDate } from '../../src/database/column-types';
-import { DefaultInterviewer } from '../../src/interviewers/default-interviewer';
+import { DefaultInterviewer, scriptProgress } from '../../src/interviewers/default-interviewer';
 import type { InterviewBrief, Turn } from '../../src/interviewers/interviewer-agent';
 import { answerSentiment } from '../../src/profiles/sentiment';
 import { BUILT_IN_INTERVIEWER } from '../../src/interviewers/interviewer.limits';
 import type { InviteStatus } from '../../src/invites/invite-status';
 import { INVITE_LIMITS } from '../../src/invites/invite.limits';
 import { INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from './sql';
+import { redactPII } from '../../src/redaction/redact-pii';
+import { completionRedirect } from '../../src/room/redirect';
 import { LINK_ID_PATTERN, ROOM_LIMITS } from '../../src/room/room.limits';
 import { inTransaction } from './transaction';
 import { HttpError, jsonObject, pool } from './work';
@@ -61,7 +64,15 @@ function answerOf(rawBody: unknown): Turn {
   return { role: 'interviewee', content };
 }
 
-async function compose(linkID: string, answer: Turn): Promise<{ status: 'started'; turns: Turn[] }> {
+/** What a reply answers: the service's ReplyResultDto for an interview that goes on. */
+interface ReplyResult {
+  status: 'started';
+  turns: Turn[];
+  progress: { asked: number; total: number };
+  redirectUrl: string | null;
+}
+
+async function compose(linkID: string, given: Turn): Promise<ReplyResult> {
   const now = new Date();
   const [rows] = await pool.query<RowDataPacket[]>(ROOM_INVITE_BY_ID, [linkID]);
   const row = rows[0] as RoomInviteRow | undefined;
@@ -72,6 +83,7 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
   }
   if (row.status !== 'started') throw wrongStatus(row.status);
   if (row.interviewer !== BUILT_IN_INTERVIEWER) throw new HttpError(501, 'the baseline runs the built-in agent only');
+  const answer: Turn = Number(row.redactPII) ? { role: 'interviewee', content: redactPII(given.content) } : given;
   const before = JSON.parse(row.conversation) as Turn[];
   const userInfo = row.userInfo === null ? null : (JSON.parse(row.userInfo) as { name?: string | null });
   const brief: InterviewBrief = {
@@ -112,11 +124,17 @@ async function compose(linkID: string, answer: Turn): Promise<{ status: 'started
     return false;
   });
   if (expiredNow) throw expired();
-  return { status: 'started', turns: [answer, question] };
+  const answers = [...before, answer].filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
+  return {
+    status: 'started',
+    turns: [answer, question],
+    progress: scriptProgress(row.guidelines, row.productName, answers),
+    redirectUrl: completionRedirect(row.completionRedirectUrl, 'started'),
+  };
 }
 
 /** POST /i/{linkID}/reply: the answer and the agent's next turn, as the service answers them. */
-export async function roomReply(linkID: string, rawBody: unknown): Promise<{ status: 'started'; turns: Turn[] }> {
+export async function roomReply(linkID: string, rawBody: unknown): Promise<ReplyResult> {
   if (!LINK_ID_PATTERN.test(linkID)) throw notFound();
   const answer = answerOf(rawBody);
   return queue.run(linkID, async () => {

@@ -48,7 +48,8 @@ export function inviteInsertSql(rows: number): string {
 
 export const ROOM_INVITE_BY_ID = `SELECT ${INVITE_COLUMNS},
   i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
-  iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer,
+  iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer, iv.language AS interviewLanguage,
+  iv.public_title AS publicTitle, iv.consent_text AS consentText, iv.completion_redirect_url AS completionRedirectUrl, iv.redact_pii AS redactPII,
   p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
   FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
 export const INVITE_STATE_FOR_UPDATE = 'SELECT status, conversation, expires_on AS expiresAt FROM invites WHERE link_id = ?';
@@ -73,6 +74,11 @@ export interface RoomInviteRow extends InviteRow {
   interviewName: string;
   guidelines: string | null;
   interviewer: string;
+  interviewLanguage: string | null;
+  publicTitle: string | null;
+  consentText: string | null;
+  completionRedirectUrl: string | null;
+  redactPII: number | boolean;
   productName: string;
   productDesc: string | null;
   productImage: string | null;
