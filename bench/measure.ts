@@ -41,8 +41,8 @@ export function estimateSeconds(o: Options, servers: Pick<Server, 'operations'>[
   const count = (key: string) => servers.filter((s) => serves(s, key)).length;
   const load = OPS.reduce((t, op) => t + count(op.key) * (o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0)), 0);
   const scale = SCALING.reduce((t, c) => t + count(c.key) * (scaleSeconds(o) + 1 + (c.write ? pause : 0)), 0);
-  // The observability overhead (observability.ts): products/getOne on three servers, two of them started for it.
-  const observability = 3 * (o.duration + warmupSeconds(o) + 1) + 10;
+  // The observability overhead (observability.ts): products/getOne on four servers, three of them started for it.
+  const observability = 4 * (o.duration + warmupSeconds(o) + 1) + 15;
   return o.rounds * (load + scale + observability);
 }
 
