@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, plainToInstance } from 'class-transformer';
 import {
   IsDefined,
+  IsEmail,
   IsInt,
   Max,
   Min,
@@ -93,6 +94,15 @@ export function IsCleanText(options?: ValidationOptions): PropertyDecorator {
         validate: (value: unknown) => typeof value !== 'string' || (!value.includes('\0') && value.isWellFormed()),
       },
     });
+}
+
+/**
+ * An e-mail address. The clean-text check is registered, and so runs, first: validator's isEmail throws
+ * on an unpaired surrogate instead of refusing it, which would answer 500, and the pipe stops at the
+ * first failed rule.
+ */
+export function IsEmailAddress(): PropertyDecorator {
+  return applyDecorators(IsCleanText(), IsEmail({}, { message: '$property must be an email address, like name@example.com' }));
 }
 
 export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {

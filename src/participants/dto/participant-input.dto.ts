@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsEmail, MaxLength } from 'class-validator';
+import { IsDefined, MaxLength } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { IsCleanText, OptionalId, OptionalText } from '../../common/validation';
+import { IsEmailAddress, OptionalId, OptionalText } from '../../common/validation';
 import { PARTICIPANT_LIMITS } from '../participants.limits';
 
 const OWNER =
@@ -20,10 +20,7 @@ export class PersonDto {
   })
   @IsDefined({ message: 'email is required' })
   @MaxLength(PARTICIPANT_LIMITS.email, { message: `email must be at most ${PARTICIPANT_LIMITS.email} characters long` })
-  @IsEmail({}, { message: 'email must be an email address, like name@example.com' })
-  // Checked first (class-validator runs decorators bottom-up and stops at the first error): the e-mail
-  // check throws on unpaired surrogates rather than refusing them.
-  @IsCleanText()
+  @IsEmailAddress()
   email: string;
 
   @OptionalText({ description: `The owning organization. ${OWNER}`, example: 'org_acme', max: COMMON_LIMITS.ownerId })

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Equals, IsDefined, IsEmail, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Equals, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { LANGUAGE_TAGS } from '../../languages/languages';
-import { IsCleanText, OptionalText, RequiredText } from '../../common/validation';
+import { IsEmailAddress, OptionalText, RequiredText } from '../../common/validation';
 import { ROOM_LIMITS } from '../room.limits';
 
 export class StartInterviewDto {
@@ -12,8 +12,7 @@ export class StartInterviewDto {
   @ApiProperty({ type: String, format: 'email', maxLength: ROOM_LIMITS.email, example: 'ada@example.com', description: 'Finds the same profile when this person is interviewed again.' })
   @IsDefined({ message: 'email is required' })
   @MaxLength(ROOM_LIMITS.email, { message: `email must be at most ${ROOM_LIMITS.email} characters long` })
-  @IsCleanText()
-  @IsEmail({}, { message: 'email must be an email address, like name@example.com' })
+  @IsEmailAddress()
   email: string;
 
   @OptionalText({ description: 'What the interviewee does for a living (optional).', example: 'Analyst', max: ROOM_LIMITS.occupation })
