@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Options, log, warmupSeconds } from './cli';
 import { Dataset } from './dataset';
 import { Measurement, runLoad } from './measure';
-import { Server, ServerSpec, http, startServer, stopChild, waitQuiet } from './processes';
+import { Server, ServerSpec, freePort, http, startServer, stopChild, waitQuiet } from './processes';
 import type { ExtraSection } from './report';
 
 export const OBSERVABILITY_TARGETS = { metrics: 0.95, tracing: 0.8 } as const;
@@ -112,17 +112,6 @@ export async function measureObservability(off: Server, spec: ServerSpec, d: Dat
     await Promise.all(servers.map((s) => stopChild(s.child)));
     await new Promise((resolve) => sink.server.close(resolve));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

@@ -78,7 +78,8 @@ export interface Server extends ServerSpec {
   logFile: string;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, from the kernel. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

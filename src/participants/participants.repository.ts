@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
-import type { InviteStatus } from '../invites/invite-status';
+import type { InviteRow } from '../invites/invites.repository';
 import { IN_CHUNK } from '../common/limits';
 import { KeysetList, SqlCondition, SqlWhere } from '../common/keyset';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, affectedRows, sqlDate } from '../database/column-types';
@@ -17,17 +17,7 @@ export function ownerKeyOf(owner: DataOwner): string {
 }
 
 /** An invite as an erasure or an export finds it: the person's data still as text, and who sees its product. */
-export interface PersonInviteRow {
-  linkID: string;
-  interviewID: string;
-  productID: string;
-  orgID: string | null;
-  userInfo: string | null;
-  status: InviteStatus;
-  createdAt: Date | string;
-  completedOn: Date | string | null;
-  expiresAt: Date | string;
-  conversation: string;
+export interface PersonInviteRow extends InviteRow {
   productOrgID: string | null;
   productUserID: string | null;
 }
