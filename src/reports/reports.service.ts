@@ -14,6 +14,7 @@ import { ReportsConfig } from './reports.config';
 import { ReportNotCompletedException, ReportNotFoundException } from './reports.errors';
 import { REPORT_LIMITS } from './reports.limits';
 import { OwnedReport, ReportRow, ReportsRepository, SharedReportRow } from './reports.repository';
+import type { SharedReportView } from './share/report-page';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -34,19 +35,7 @@ export function reportDtoOf(r: ReportRow): ReportDto {
   };
 }
 
-/** A shared report, as its page shows it. */
-export interface SharedReport {
-  productName: string;
-  interviewName: string;
-  analyst: string | null;
-  createdOn: Date;
-  completedOn: Date;
-  asOf: Date;
-  expiresOn: Date;
-  result: ReportResult;
-}
-
-function sharedOf(r: SharedReportRow): SharedReport {
+function sharedOf(r: SharedReportRow): SharedReportView {
   return {
     productName: r.productName,
     interviewName: r.interviewName,
@@ -114,7 +103,7 @@ export class ReportsService {
   }
 
   /** The report behind a share link, while it works; undefined for an unknown or expired link. */
-  async shared(shareID: string): Promise<SharedReport | undefined> {
+  async shared(shareID: string): Promise<SharedReportView | undefined> {
     const row = await this.reports.findShared(shareID, new Date());
     return row && sharedOf(row);
   }

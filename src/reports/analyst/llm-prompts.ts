@@ -48,58 +48,46 @@ const QUOTES_SCHEMA = {
 };
 
 /**
+ * A list of themes, each with its label, a sentence, the ids it groups (`groups`) and its quotes.
  * Strict structured outputs want every property required and no other; array sizes (at most 6 themes,
  * 3 quotes) are asked for in the prompt and enforced on reading, since some servers refuse maxItems.
  */
-export const QUESTION_THEMES: JsonFormat = {
-  name: 'question_themes',
-  schema: {
-    type: 'object',
-    properties: {
-      themes: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            theme: { type: 'string', description: 'A short label: two to five words.' },
-            description: { type: 'string', description: 'One sentence saying what the answers of this theme share.' },
-            members: { type: 'array', items: { type: 'string' }, description: 'The ids of the answers that belong to this theme.' },
-            quotes: QUOTES_SCHEMA,
+function themesFormat(name: string, description: string, groups: { key: string; description: string }): JsonFormat {
+  return {
+    name,
+    schema: {
+      type: 'object',
+      properties: {
+        themes: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              theme: { type: 'string', description: 'A short label: two to five words.' },
+              description: { type: 'string', description },
+              [groups.key]: { type: 'array', items: { type: 'string' }, description: groups.description },
+              quotes: QUOTES_SCHEMA,
+            },
+            required: ['theme', 'description', groups.key, 'quotes'],
+            additionalProperties: false,
           },
-          required: ['theme', 'description', 'members', 'quotes'],
-          additionalProperties: false,
         },
       },
+      required: ['themes'],
+      additionalProperties: false,
     },
-    required: ['themes'],
-    additionalProperties: false,
-  },
-};
+  };
+}
 
-export const INTERVIEW_THEMES: JsonFormat = {
-  name: 'interview_themes',
-  schema: {
-    type: 'object',
-    properties: {
-      themes: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            theme: { type: 'string', description: 'A short label: two to five words.' },
-            description: { type: 'string', description: 'One sentence saying what this theme is about across the interview.' },
-            questionThemes: { type: 'array', items: { type: 'string' }, description: 'The ids of the question themes this theme brings together.' },
-            quotes: QUOTES_SCHEMA,
-          },
-          required: ['theme', 'description', 'questionThemes', 'quotes'],
-          additionalProperties: false,
-        },
-      },
-    },
-    required: ['themes'],
-    additionalProperties: false,
-  },
-};
+export const QUESTION_THEMES = themesFormat('question_themes', 'One sentence saying what the answers of this theme share.', {
+  key: 'members',
+  description: 'The ids of the answers that belong to this theme.',
+});
+
+export const INTERVIEW_THEMES = themesFormat('interview_themes', 'One sentence saying what this theme is about across the interview.', {
+  key: 'questionThemes',
+  description: 'The ids of the question themes this theme brings together.',
+});
 
 /** A question as the prompts name it: a guideline question (0-based index), or the unattributed answers (null). */
 export interface PromptQuestion {
