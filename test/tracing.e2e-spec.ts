@@ -51,6 +51,8 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
       OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
       // Export every 100 ms rather than every 5 s: the test waits for what it looks for, not longer.
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      // Were an OTLP metric pipeline started, it would post every 200 ms (see the last test).
+      OTEL_METRIC_EXPORT_INTERVAL: '200',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e',
     });
   }, 100_000);
@@ -113,6 +115,9 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     const turnInReply = turns.find((t) => t.traceId === reply.traceId)!;
     expect(turnInReply.attributes).toEqual({ 'irs.agent': 'default', 'irs.agent.kind': 'builtin' });
     expect(collector.ancestors(turnInReply).map((s) => s.spanId)).toContain(reply.spanId);
+    // Under the request's span: the agent's turn and the queries, no span per middleware or handler layer.
+    const inReply = collector.spans.filter((s) => s.traceId === reply.traceId && s.spanId !== reply.spanId);
+    expect(inReply.filter((s) => s.name !== 'interviewer.turn' && !(s.kind === 3 && (s.attributes['db.system.name'] ?? s.attributes['db.system'])))).toEqual([]);
 
     // Two sends of the webhook (503, then delivered), each a root span with the HTTP request as its child.
     const sends = await spansFor('webhook.send', 2);
@@ -136,8 +141,26 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     }
   });
 
+  it('names a request no route matched by its method alone', async () => {
+    const res = await fetch(`${server!.base}/v1/no-such-thing/${linkID}?email=${encodeURIComponent(EMAIL)}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(404);
+    const unrouted = await waitFor('the 404 span', async () => collector.spans.find((s) => s.kind === 2 && s.attributes['http.response.status_code'] === 404));
+    expect({ name: unrouted.name, route: unrouted.attributes['http.route'], path: unrouted.attributes['url.path'], query: unrouted.attributes['url.query'] }).toEqual({
+      name: 'GET',
+      route: undefined,
+      path: '(no route)',
+      query: '(redacted)',
+    });
+  });
+
+  it('sends the collector traces only: no OTLP metrics or logs unless OTEL_METRICS_EXPORTER or OTEL_LOGS_EXPORTER asks', () => {
+    expect(collector.spans.length).toBeGreaterThan(0);
+    expect(collector.refused).toEqual([]);
+  });
+
   it('puts no linkID, token, e-mail or answer in any exported attribute', async () => {
-    expect(collector.spans.length).toBeGreaterThan(20);
+    // What is searched holds the spans of the requests that carried them, and of the work that read them.
+    expect(collector.spans.map((s) => s.name)).toEqual(expect.arrayContaining(['POST /i/:linkID/start', 'POST /i/:linkID/reply', 'POST /i/:linkID/end', 'interviewer.turn', 'webhook.send', 'report.run']));
     const values = (span: ReceivedSpan) => [span.name, ...Object.values(span.attributes), ...span.events.flatMap((e) => Object.values(e.attributes)), ...Object.values(span.resource)].map((v) => JSON.stringify(v));
     const everything = collector.spans.flatMap(values);
     for (const secret of [linkID, token, token.slice(4, 20), EMAIL, 'Katherine', 'Marmalade', 'lighthouses', 'spreadsheets']) {

@@ -9,3 +9,13 @@ import type { Env } from './env';
 export function tracingEnabled(env: Env = process.env): boolean {
   return !!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
 }
+
+/**
+ * Which other OpenTelemetry signals go over OTLP beside traces: only those named in the standard
+ * OTEL_METRICS_EXPORTER and OTEL_LOGS_EXPORTER (the SDK's own default for both, when unset, is "otlp";
+ * the service's metrics are Prometheus's and its logs pino's, so it sends neither unless asked).
+ */
+export function otlpSignals(env: Env = process.env): { metrics: boolean; logs: boolean } {
+  const named = (value: string | undefined) => !!value?.trim();
+  return { metrics: named(env.OTEL_METRICS_EXPORTER), logs: named(env.OTEL_LOGS_EXPORTER) };
+}

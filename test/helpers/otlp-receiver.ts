@@ -114,6 +114,8 @@ export class OtlpReceiver {
   readonly raw: string[] = [];
   /** The encodings the exports came in. */
   readonly contentTypes = new Set<string>();
+  /** What it refused (`POST /v1/metrics`...): a collector for traces is sent nothing else. */
+  readonly refused: string[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -134,6 +136,7 @@ export class OtlpReceiver {
     const type = req.headers['content-type'] ?? '';
     const json = type.startsWith('application/json');
     if (req.method !== 'POST' || req.url !== '/v1/traces' || !(json || type.startsWith('application/x-protobuf'))) {
+      this.refused.push(`${req.method} ${req.url}`);
       res.writeHead(415, { 'Content-Type': 'application/json' }).end('{}');
       return;
     }
