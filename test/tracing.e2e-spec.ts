@@ -170,3 +170,28 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     }
   });
 });
+
+describe('Traces at shutdown', () => {
+  it('sends the spans still batched when the server stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'irs-tracing-stop-'));
+    const collector = await OtlpReceiver.start();
+    try {
+      const databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
+      const server = await BuiltServer.start(dir, {
+        DATABASE_URL: databaseUrl,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        // Nothing would be exported for a minute: what arrives was sent by the shutdown.
+        OTEL_BSP_SCHEDULE_DELAY: '60000',
+      });
+      const res = await fetch(`${server.base}/health/live`);
+      expect(res.status).toBe(200);
+      expect(collector.spans).toEqual([]);
+      const exit = await server.kill('SIGTERM');
+      expect(exit.code).toBe(0);
+      expect(collector.spans.filter((s) => s.kind === 2).map((s) => s.name)).toEqual(['GET /health/live']);
+    } finally {
+      await collector.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
