@@ -193,6 +193,8 @@ describe('Reports with a model as the analyst', () => {
   let admin: string;
   let model: Server;
   const requests: { schema: string; user: string; body: string }[] = [];
+  /** While set, the stand-in answers nothing until it settles (a model that takes its time). */
+  let gate: Promise<void> | undefined;
   const PARAPHRASE = 'It simply costs far too much money';
 
   /** The answers a request lists, as the analyst writes them: one JSON object per line. */
@@ -236,7 +238,9 @@ describe('Reports with a model as the analyst', () => {
         const body = JSON.parse(raw);
         requests.push({ schema: body.response_format.json_schema.name, user: body.messages.at(-1).content, body: raw });
         const content = answer(body);
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+        void (gate ?? Promise.resolve()).then(() =>
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] })),
+        );
       });
     });
     await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
@@ -250,15 +254,22 @@ describe('Reports with a model as the analyst', () => {
     await new Promise((resolve) => model.close(resolve));
   });
 
-  it('keeps the model\'s themes where they hold, drops paraphrased quotes, counts members itself, falls back where the model fails', async () => {
-    const productID = await makeProduct(t, admin, { orgID: uniq('org'), name: 'Acme Notes' });
-    const interviewID = await makeInterview(t, admin, productID, { interviewName: 'With a model', guidelines: GUIDELINES });
+  /** An interview of its own that PEOPLE completed, under an organization of its own. */
+  async function interviewed(name: string): Promise<{ orgID: string; interviewID: string; links: string[] }> {
+    const orgID = uniq('org');
+    const productID = await makeProduct(t, admin, { orgID, name: 'Acme Notes' });
+    const interviewID = await makeInterview(t, admin, productID, { interviewName: name, guidelines: GUIDELINES });
     const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: PEOPLE.length }).set(bearer(admin));
     const links = (res.body.result as string[]).map((url) => new URL(url).pathname.split('/').pop()!);
     for (const [i, person] of PEOPLE.entries()) {
       await t.http.post(`/i/${links[i]}/start`).send({ name: person.name, email: `${person.name.toLowerCase()}@example.com`, consent: true }).expect(200);
       for (const content of [...person.answers, 'No, nothing else to add from my side today.']) await t.http.post(`/i/${links[i]}/reply`).send({ content }).expect(200);
     }
+    return { orgID, interviewID, links };
+  }
+
+  it('keeps the model\'s themes where they hold, drops paraphrased quotes, counts members itself, falls back where the model fails', async () => {
+    const { interviewID, links } = await interviewed('With a model');
 
     const { reportID } = (await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID, analyst: 'stand-in' }).expect(201)).body.result;
     const done = await waitFor('the report', async () => {
@@ -294,6 +305,37 @@ describe('Reports with a model as the analyst', () => {
     for (const r of requests) {
       for (const link of links) expect(r.body).not.toContain(link);
       for (const person of PEOPLE) expect(r.body).not.toContain(`${person.name.toLowerCase()}@example.com`);
+    }
+  });
+
+  it('takes out the quotes of an interviewee erased while the report was being made', async () => {
+    const { orgID, interviewID, links } = await interviewed('Erased meanwhile');
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      const before = requests.length;
+      const { reportID } = (await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID, analyst: 'stand-in' }).expect(201)).body.result;
+      // The run has read the answers and waits for the model: Ada is erased now, before any result is stored.
+      await waitFor('the run to ask the model', async () => (requests.length > before ? true : undefined), 10_000);
+      const erased = (await t.http.post('/v1/participants/erase').set(bearer(admin)).send({ email: 'ada@example.com', orgID }).expect(200)).body.result;
+      expect({ invites: erased.invites, reports: erased.reports }).toEqual({ invites: 1, reports: 0 });
+      open();
+      const done = await waitFor('the report', async () => {
+        const r = (await t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(admin))).body.result;
+        return r.status === 'completed' ? r : undefined;
+      }, 20_000);
+      const text = JSON.stringify(done.result);
+      // Others' quotes stay (the model quoted the first answers about price: Ada's, then Grace's); none of Ada's.
+      expect(text).toContain(links[1]);
+      expect(text).not.toContain(links[0]);
+      expect(text).not.toContain('The pricing is too expensive');
+      // The share page renders the stored result: nothing of Ada's there either.
+      const share = (await t.http.post('/v1/reports/share').set(bearer(admin)).send({ reportID }).expect(200)).body.result;
+      const page = await t.http.get(new URL(share.url).pathname).expect(200);
+      expect(page.text).not.toContain('The pricing is too expensive');
+    } finally {
+      open?.();
+      gate = undefined;
     }
   });
 });

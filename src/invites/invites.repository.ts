@@ -251,6 +251,24 @@ export class InvitesRepository {
     ]);
   }
 
+  /**
+   * Which of these invites have been erased, their rows locked (MySQL) until the caller's transaction
+   * ends: a report storing quotes of them waits for an erasure under way, and one that starts after
+   * waits for the report and then finds its quotes to take out.
+   */
+  async erasedAmong(db: EntityManager, linkIDs: readonly string[]): Promise<Set<string>> {
+    const erased = new Set<string>();
+    for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
+      const ids = linkIDs.slice(i, i + IN_CHUNK);
+      const rows = await db.query<{ linkID: string; erasedOn: unknown }[]>(
+        `SELECT link_id AS linkID, erased_on AS erasedOn FROM invites WHERE link_id IN ${inList(ids.length)} ORDER BY link_id${FOR_UPDATE_SQL}`,
+        ids,
+      );
+      for (const row of rows) if (row.erasedOn !== null) erased.add(row.linkID);
+    }
+    return erased;
+  }
+
   /** The invites as their webhook events show them now, with their products' owners. */
   async eventRows(db: EntityManager, linkIDs: readonly string[]): Promise<InviteEventRow[]> {
     const out: InviteEventRow[] = [];

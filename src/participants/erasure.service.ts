@@ -5,7 +5,7 @@ import type { Owned } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { DataOwner, ParticipantsRepository } from './participants.repository';
-import { withoutQuotesOf } from './report-quotes';
+import { withoutQuotesOf } from '../reports/report-quotes';
 
 /** The address as the API compares it: trimmed and lower-cased. */
 export function normalEmail(email: string): string {

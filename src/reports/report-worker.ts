@@ -12,6 +12,8 @@ import { Metrics } from '../metrics/metrics.service';
 import { inSpan } from '../common/spans';
 import { REPORT_LIMITS } from './reports.limits';
 import { ClaimedReport, ReportOutcome, ReportsRepository } from './reports.repository';
+import { InvitesRepository } from '../invites/invites.repository';
+import { quotedLinks, withoutQuotesOf } from './report-quotes';
 
 /** Why the run stopped on purpose (this instance is stopping, or the claim was taken over): not a failure. */
 class RunStopped extends Error {}
@@ -43,6 +45,7 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reports: ReportsRepository,
+    private readonly invites: InvitesRepository,
     private readonly builder: ReportBuilder,
     private readonly analysts: AnalystsService,
     private readonly outbox: WebhookOutbox,
@@ -141,16 +144,26 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
     await this.finish(claim, outcome);
   }
 
-  /** The outcome, and report.completed to the webhook endpoints that see the interview's product, in one transaction. */
-  private async finish(claim: ClaimedReport, outcome: ReportOutcome): Promise<void> {
+  /**
+   * The outcome, and report.completed to the webhook endpoints that see the interview's product, in one
+   * transaction. A run reads its answers long before it stores its result: the quotes of an invite
+   * erased meanwhile (whose erasure found no stored result to take them out of) are taken out here.
+   * The quoted invites are locked first, in the order an erasure locks invites and then reports.
+   */
+  private async finish(claim: ClaimedReport, run: ReportOutcome): Promise<void> {
     const now = new Date();
     await transaction(this.dataSource, async (db) => {
+      let outcome = run;
+      if (outcome.result !== null) {
+        const erased = await this.invites.erasedAmong(db, quotedLinks(outcome.result));
+        if (erased.size > 0) outcome = { ...outcome, result: withoutQuotesOf(outcome.result, erased) ?? outcome.result };
+      }
       if (!(await this.reports.finish(db, claim, outcome, now))) return;
       const event = await this.reports.eventRow(db, claim.reportID);
       if (!event) return;
       const data = { reportID: event.reportID, interviewID: event.interviewID, productID: event.productID, status: event.status };
       await this.outbox.write(db, [{ type: 'report.completed', products: [{ productID: event.productID, ...event.owner }], data: () => data }], now);
     });
-    this.logger.log({ msg: 'report finished', reportID: claim.reportID, status: outcome.status });
+    this.logger.log({ msg: 'report finished', reportID: claim.reportID, status: run.status });
   }
 }

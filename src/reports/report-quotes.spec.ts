@@ -1,4 +1,4 @@
-import { withoutQuotesOf } from './report-quotes';
+import { quotedLinks, withoutQuotesOf } from './report-quotes';
 
 describe(withoutQuotesOf.name, () => {
   const quote = (linkID: string, text: string) => ({ linkID, turnIndex: 2, text });
@@ -25,5 +25,14 @@ describe(withoutQuotesOf.name, () => {
 
   it('answers null when no quote is of those invites', () => {
     expect(withoutQuotesOf(JSON.stringify(result), new Set(['c']))).toBeNull();
+  });
+});
+
+describe(quotedLinks.name, () => {
+  it('lists the invites quoted anywhere in a result, each once, in the order first met', () => {
+    const quote = (linkID: string) => ({ linkID, turnIndex: 1, text: 'three words here' });
+    const result = { questions: [{ quotes: [quote('a')], themes: [{ quotes: [quote('b'), quote('a')] }] }], themes: [{ quotes: [quote('c')] }], notes: ['quotes'] };
+    expect(quotedLinks(JSON.stringify(result))).toEqual(['a', 'b', 'c']);
+    expect(quotedLinks(JSON.stringify({ questions: [], themes: [] }))).toEqual([]);
   });
 });
