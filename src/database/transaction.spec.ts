@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
-import { TRANSACTION_ATTEMPTS, transaction } from './transaction';
+import { TRANSACTION_ATTEMPTS, queueEmbeddedStatements, transaction } from './transaction';
 
 /** A DataSource whose transactions fail with the given driver codes, in turn, then succeed. */
 function failing(...codes: string[]) {
@@ -50,6 +50,7 @@ describe('transactions on the embedded database', () => {
     const { DataSource: Source } = await import('typeorm');
     dataSource = new Source({ type: 'better-sqlite3', database: ':memory:' });
     await dataSource.initialize();
+    queueEmbeddedStatements(dataSource);
     await dataSource.query('CREATE TABLE t (n INTEGER)');
   });
   afterEach(() => dataSource.destroy());
@@ -72,6 +73,22 @@ describe('transactions on the embedded database', () => {
     expect(await rows()).toEqual([1, 2]);
     // Nothing left open on the one connection, so later writes outside a transaction are committed.
     expect(dataSource.createQueryRunner().isTransactionActive).toBe(false);
+  });
+
+  it("keeps a write made outside any transaction while another transaction is open, when that one rolls back", async () => {
+    let began!: () => void;
+    const open = new Promise<void>((resolve) => (began = resolve));
+    const undone = transaction(dataSource, async (db) => {
+      await db.query('INSERT INTO t (n) VALUES (1)');
+      began();
+      await turn();
+      throw new Error('the work failed');
+    });
+    await open;
+    // Written while the transaction is open, by no transaction (a request's write, say).
+    const outside = dataSource.query('INSERT INTO t (n) VALUES (2)');
+    await expect(Promise.allSettled([undone, outside])).resolves.toMatchObject([{ status: 'rejected' }, { status: 'fulfilled' }]);
+    expect(await rows()).toEqual([2]);
   });
 
   it('lets a transaction opened inside another nest instead of waiting for itself', async () => {

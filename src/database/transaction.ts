@@ -29,13 +29,29 @@ export async function transaction<T>(dataSource: DataSource, work: (db: EntityMa
   }
 }
 
+/**
+ * On the embedded database, a statement outside any transaction waits for the transactions before it,
+ * and a transaction begun meanwhile waits for it. The driver's one connection would otherwise run it
+ * inside whatever transaction is open at that moment: a request's write made while the report worker's
+ * transaction is open would be undone with it if that transaction rolls back. Called once per DataSource
+ * (DatabaseModule; tests that make their own); MySQL runs each statement on a pooled connection of its own.
+ */
+export function queueEmbeddedStatements(dataSource: DataSource): void {
+  if (dataSource.options.type !== 'better-sqlite3') return;
+  // The driver hands out one query runner for the connection's lifetime: every statement goes through it.
+  const runner = dataSource.createQueryRunner();
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  runner.query = ((...args: unknown[]) => oneAtATime(dataSource, () => query(...args))) as typeof runner.query;
+}
+
 /** The embedded database's transactions in flight, one chain per DataSource. */
 const embeddedChains = new WeakMap<DataSource, Promise<unknown>>();
 /** Set inside an embedded transaction: a transaction opened within it nests (a savepoint) instead of queueing behind itself. */
 const insideEmbedded = new AsyncLocalStorage<true>();
 
 /**
- * On the embedded database, transactions run one after another. TypeORM's better-sqlite3 driver has a
+ * On the embedded database, transactions (and statements outside them, see queueEmbeddedStatements) run
+ * one after another. TypeORM's better-sqlite3 driver has a
  * single connection and query runner: two transactions begun in the same tick (the report worker's and
  * the webhook relay's claims at start-up) become a transaction and a savepoint inside it, so one's
  * rollback undid the other's writes, or the outer BEGIN was left open and every later "commit" only
