@@ -1,3 +1,4 @@
+import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { AnalysisAnswer } from './analysis.types';
 import { analyzeOffline } from './offline-analysis';
@@ -11,6 +12,16 @@ import { Yielder } from './yielder';
  */
 const port = parentPort;
 if (!port) throw new Error('offline-analysis.worker is a worker thread entry, not a module to import');
+
+// Background work: where cores are few, the threads that serve requests (and the database) go first.
+// Only on Linux, where a thread's nice value is its own: elsewhere this would lower the whole service.
+if (process.platform === 'linux') {
+  try {
+    setPriority(constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not permitted here: the analysis runs at the service's priority.
+  }
+}
 
 let answers: AnalysisAnswer[] = [];
 const post = (message: FromWorker) => port.postMessage(message);
