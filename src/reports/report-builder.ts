@@ -48,7 +48,8 @@ export function verifyQuotes(analysis: AnalysisResult, turns: ReadonlyMap<string
 /**
  * Makes a report's result: the interview's invites counted, its answers read (those stored up to
  * `asOf`), the analyst's insights, every quote checked. Runs in the background (ReportWorker), never on
- * a request's path; reading is a batch of invites at a time and the analysis yields to the event loop.
+ * a request's path; reading is a batch of invites at a time, and the offline analysis runs in a worker
+ * thread (OfflineAnalysisRunner).
  */
 @Injectable()
 export class ReportBuilder {

@@ -7,6 +7,7 @@ import { InterviewsModule } from '../interviews/interviews.module';
 import { InvitesModule } from '../invites/invites.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
+import { OfflineAnalysisRunner } from './analysis/offline-analysis-runner';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
 import { ReportWorker } from './report-worker';
@@ -31,7 +32,15 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
 @Module({
   imports: [ConfigModule.forFeature(ReportsConfig, readReportsConfig), IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
   controllers: [ReportsController, ReportPageController],
-  providers: [ReportsService, ReportsRepository, ReportBuilder, ReportWorker, AnalystsService],
+  providers: [
+    ReportsService,
+    ReportsRepository,
+    ReportBuilder,
+    ReportWorker,
+    AnalystsService,
+    // A plain class (its options are for tests): one per process, so one analysis worker thread.
+    { provide: OfflineAnalysisRunner, useFactory: () => new OfflineAnalysisRunner() },
+  ],
   exports: [ReportsService],
 })
 export class ReportsModule implements NestModule {

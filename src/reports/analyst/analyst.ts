@@ -1,5 +1,5 @@
 import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
-import { analyzeOffline } from '../analysis/offline-analysis';
+import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import type { Yielder } from '../analysis/yielder';
 
 /** What a report's run gives an analyst: the interview's questions and answers, and what the interview is about. */
@@ -28,9 +28,11 @@ export interface Analyst {
   analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult>;
 }
 
-/** The built-in offline analysis: deterministic, no network. */
+/** The built-in offline analysis: deterministic, no network; run off the event loop by the runner. */
 export class OfflineAnalyst implements Analyst {
+  constructor(private readonly runner: OfflineAnalysisRunner) {}
+
   analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult> {
-    return analyzeOffline({ questions: input.questions, answers: input.answers }, { yielder: run.yielder, onProgress: run.onProgress });
+    return this.runner.analyze({ questions: input.questions, answers: input.answers }, run);
   }
 }

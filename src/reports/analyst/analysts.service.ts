@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InterviewersConfig } from '../../interviewers/interviewers.config';
+import { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import { UnknownAnalystException } from '../reports.errors';
 import { Analyst, OfflineAnalyst } from './analyst';
 import { LlmAnalyst } from './llm-analyst';
@@ -10,9 +11,14 @@ import { LlmAnalyst } from './llm-analyst';
  */
 @Injectable()
 export class AnalystsService {
-  private readonly offline = new OfflineAnalyst();
+  private readonly offline: OfflineAnalyst;
 
-  constructor(private readonly interviewers: InterviewersConfig) {}
+  constructor(
+    private readonly interviewers: InterviewersConfig,
+    private readonly runner: OfflineAnalysisRunner,
+  ) {
+    this.offline = new OfflineAnalyst(runner);
+  }
 
   /** The names a report may give as its analyst. */
   names(): string[] {
@@ -32,6 +38,6 @@ export class AnalystsService {
     if (name === null) return { analyst: this.offline };
     const config = this.interviewers.agents.get(name);
     if (config?.kind !== 'openai') return { analyst: this.offline, note: `The analyst "${name}" is no longer configured: this report is the built-in offline analysis.` };
-    return { analyst: new LlmAnalyst(name, config) };
+    return { analyst: new LlmAnalyst(name, config, { offline: this.runner }) };
   }
 }

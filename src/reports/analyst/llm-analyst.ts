@@ -3,6 +3,7 @@ import { INTERVIEWER_LIMITS } from '../../interviewers/interviewer.limits';
 import { CONTEXT_TOKENS, type OpenAiAgentConfig } from '../../interviewers/interviewers.config';
 import type { AnalysisAnswer, AnalysisResult, QuestionReport, Theme } from '../analysis/analysis.types';
 import { analyzeOffline } from '../analysis/offline-analysis';
+import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import { isVerbatimQuote } from '../analysis/quotes';
 import { MAX_THEMES_ACROSS } from '../analysis/themes';
 import type { Yielder } from '../analysis/yielder';
@@ -32,6 +33,8 @@ import {
 export interface LlmAnalystOptions {
   /** A chat-completions response larger than this is not read to the end (default: the interviewer agents' bound, 1 MiB). */
   responseBytes?: number;
+  /** Runs the offline analysis the model's parts start from and fall back to (default: in this process). */
+  offline?: OfflineAnalysisRunner;
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -94,6 +97,7 @@ export class LlmAnalyst implements Analyst {
   private readonly logger = new Logger(LlmAnalyst.name);
   private readonly contextTokens: number;
   private readonly responseBytes: number;
+  private readonly offline?: OfflineAnalysisRunner;
 
   constructor(
     private readonly name: string,
@@ -102,6 +106,7 @@ export class LlmAnalyst implements Analyst {
   ) {
     this.contextTokens = config.contextTokens ?? CONTEXT_TOKENS.default;
     this.responseBytes = options.responseBytes ?? INTERVIEWER_LIMITS.responseBytes;
+    this.offline = options.offline;
   }
 
   /**
@@ -111,10 +116,10 @@ export class LlmAnalyst implements Analyst {
   async analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult> {
     const { answers } = input;
     const total = answers.length * 3 + 1;
-    const offline = await analyzeOffline(
-      { questions: input.questions, answers },
-      { yielder: run.yielder, onProgress: (done) => run.onProgress?.(done, total) },
-    );
+    const offlineRun = { yielder: run.yielder, signal: run.signal, onProgress: (done: number) => run.onProgress?.(done, total) };
+    const offline = this.offline
+      ? await this.offline.analyze({ questions: input.questions, answers }, offlineRun)
+      : await analyzeOffline({ questions: input.questions, answers }, offlineRun);
     let done = answers.length * 2;
     const progress = (count: number) => {
       done += count;

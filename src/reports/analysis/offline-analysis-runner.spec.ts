@@ -1,0 +1,29 @@
+import { analyzeOffline } from './offline-analysis';
+import { OfflineAnalysisRunner } from './offline-analysis-runner';
+import { syntheticAnswers } from './synthetic-answers';
+import { Yielder } from './yielder';
+
+// The worker thread itself is tested against the build in test/offline-analysis-worker.e2e-spec.ts.
+describe(OfflineAnalysisRunner.name, () => {
+  const questions = [0, 1, 2].map((questionIndex) => ({ questionIndex, question: `Question ${questionIndex + 1}` }));
+  const answers = syntheticAnswers(600, { questions: 3 });
+
+  it('analyses in this process, giving way, when there is no compiled worker entry (as under Jest)', async () => {
+    const sut = new OfflineAnalysisRunner();
+    expect(sut.workerFile).toBeNull();
+    const yielder = new Yielder(0);
+    const progress: number[] = [];
+    const result = await sut.analyze({ questions, answers }, { yielder, onProgress: (done) => progress.push(done) });
+    expect(result).toEqual(await analyzeOffline({ questions, answers }));
+    expect(yielder.yields).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBe(answers.length * 2);
+  });
+
+  it('stops an in-process run when its signal aborts, with the reason', async () => {
+    const stop = new AbortController();
+    const reason = new Error('stopping');
+    const run = new OfflineAnalysisRunner().analyze({ questions, answers }, { yielder: new Yielder(0, stop.signal), signal: stop.signal });
+    stop.abort(reason);
+    await expect(run).rejects.toBe(reason);
+  });
+});

@@ -1,0 +1,127 @@
+import { OnApplicationShutdown } from '@nestjs/common';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from './analysis.types';
+import { analyzeOffline } from './offline-analysis';
+import type { Yielder } from './yielder';
+
+/** What the main thread tells the worker: a chunk of the run's answers, then the questions and "go". */
+export type ToWorker = { type: 'answers'; answers: AnalysisAnswer[] } | { type: 'run'; questions: AnalysisQuestion[] };
+export type FromWorker =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'result'; result: AnalysisResult }
+  | { type: 'error'; message: string; stack?: string };
+
+/**
+ * Answers per message to the worker: structured-cloning a message blocks the main thread, and at this
+ * size one takes well under the Yielder's budget, so requests wait no longer than they do for a tick.
+ */
+export const ANSWERS_PER_MESSAGE = 1000;
+
+/** The worker thread stopped in the middle of a run (it crashed, ran out of memory, or was terminated). */
+export class AnalysisWorkerError extends Error {}
+
+export interface OfflineAnalysisRun {
+  /** Gives the event loop a turn between chunks sent to the worker (and, in-process, during the analysis). */
+  yielder: Yielder;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface OfflineAnalysisRunnerOptions {
+  /** The compiled worker entry; by default the one beside this file. */
+  workerFile?: string;
+}
+
+/**
+ * Runs analyzeOffline in a worker thread, so that neither its CPU nor the garbage collection of its
+ * large heap pauses the event loop that serves requests (yielding alone cannot help with the GC).
+ * One worker per process, started on first use, reused, and started afresh after a crash or an abort
+ * (an abort terminates it: the analysis does not give way inside the worker, so it could not read a
+ * "stop" message). Runs go one at a time.
+ *
+ * When the compiled worker entry is missing, the analysis runs in this process as it did before,
+ * giving way through the run's Yielder: that is the case under Jest, which runs the TypeScript sources
+ * in-process and has no .js beside them for a Worker to load.
+ */
+export class OfflineAnalysisRunner implements OnApplicationShutdown {
+  /** null: in-process. */
+  readonly workerFile: string | null;
+  private worker?: Worker;
+  private queue: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(options: OfflineAnalysisRunnerOptions = {}) {
+    const file = options.workerFile ?? join(__dirname, 'offline-analysis.worker.js');
+    this.workerFile = existsSync(file) ? file : null;
+  }
+
+  analyze(input: { questions: AnalysisQuestion[]; answers: AnalysisAnswer[] }, run: OfflineAnalysisRun): Promise<AnalysisResult> {
+    if (this.workerFile === null) return analyzeOffline(input, { yielder: run.yielder, onProgress: run.onProgress });
+    const next = this.queue.then(() => this.inWorker(this.workerFile!, input, run));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private async inWorker(file: string, input: { questions: AnalysisQuestion[]; answers: AnalysisAnswer[] }, run: OfflineAnalysisRun): Promise<AnalysisResult> {
+    run.signal?.throwIfAborted();
+    if (this.stopped) throw new AnalysisWorkerError('the offline analysis cannot start: the service is stopping');
+    const worker = (this.worker ??= this.start(file));
+    worker.ref();
+    let settle!: { resolve: (result: AnalysisResult) => void; reject: (error: unknown) => void };
+    const outcome = new Promise<AnalysisResult>((resolve, reject) => (settle = { resolve, reject }));
+    const onMessage = (message: FromWorker) => {
+      if (message.type === 'progress') run.onProgress?.(message.done, message.total);
+      else if (message.type === 'result') settle.resolve(message.result);
+      else settle.reject(Object.assign(new AnalysisWorkerError(`the offline analysis failed in its worker: ${message.message}`), { stack: message.stack }));
+    };
+    const onError = (error: Error) => settle.reject(new AnalysisWorkerError(`the offline analysis worker crashed: ${error.message}`, { cause: error }));
+    const onExit = (code: number) => settle.reject(new AnalysisWorkerError(`the offline analysis worker exited (code ${code}) before it finished`));
+    const onAbort = () => {
+      settle.reject(run.signal!.reason);
+      void worker.terminate();
+    };
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const send = async () => {
+        const { answers } = input;
+        for (let from = 0; from < answers.length; from += ANSWERS_PER_MESSAGE) {
+          worker.postMessage({ type: 'answers', answers: answers.slice(from, from + ANSWERS_PER_MESSAGE) } satisfies ToWorker);
+          await run.yielder.tick();
+        }
+        worker.postMessage({ type: 'run', questions: input.questions } satisfies ToWorker);
+      };
+      // Sending stops as soon as the outcome is known (an abort, a crash): whichever settles first wins.
+      await Promise.race([send(), outcome]);
+      return await outcome;
+    } catch (error) {
+      // The worker is in an unknown state (crashed, terminated, or holding half a run's answers): the next run starts a fresh one.
+      if (this.worker === worker) this.worker = undefined;
+      void worker.terminate();
+      throw error;
+    } finally {
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      run.signal?.removeEventListener('abort', onAbort);
+      // An idle worker must not keep the process alive.
+      worker.unref();
+    }
+  }
+
+  private start(file: string): Worker {
+    const worker = new Worker(file);
+    // A worker that dies between runs is replaced on the next one; its 'error' must not be unhandled.
+    worker.on('error', () => undefined).on('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+    });
+    return worker;
+  }
+}

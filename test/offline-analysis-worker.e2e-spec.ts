@@ -1,0 +1,130 @@
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { AnalysisQuestion } from '../src/reports/analysis/analysis.types';
+import { analyzeOffline } from '../src/reports/analysis/offline-analysis';
+import { AnalysisWorkerError, OfflineAnalysisRunner } from '../src/reports/analysis/offline-analysis-runner';
+import { syntheticAnswers } from '../src/reports/analysis/synthetic-answers';
+import { Yielder } from '../src/reports/analysis/yielder';
+import { builtMain } from './helpers/built-server';
+
+/**
+ * The offline analysis in its worker thread, as production runs it: Jest runs our TypeScript in-process
+ * and has no compiled worker entry beside it (the runner then analyses in-process), so these runners are
+ * pointed at the entry of the e2e run's build (builtMain).
+ */
+describe('OfflineAnalysisRunner with its worker thread', () => {
+  const questions: AnalysisQuestion[] = Array.from({ length: 10 }, (_, i) => ({ questionIndex: i, question: `Question ${i + 1}` }));
+  // Includes answers in other languages (one without a stop-word list) and unattributed ones.
+  const answers = syntheticAnswers(12_000);
+  let workerFile: string;
+  let dir: string;
+  const runners: OfflineAnalysisRunner[] = [];
+  const runner = (file = workerFile) => {
+    const made = new OfflineAnalysisRunner({ workerFile: file });
+    runners.push(made);
+    return made;
+  };
+
+  beforeAll(() => {
+    const build = dirname(dirname(builtMain()));
+    workerFile = join(build, 'src', 'reports', 'analysis', 'offline-analysis.worker.js');
+    // The build lives in a temporary directory, and the worker does not see Jest's process.env (NODE_PATH,
+    // as BuiltServer gives it): its requires find the project's packages through a link instead.
+    if (!existsSync(join(build, 'node_modules'))) symlinkSync(resolve(__dirname, '..', 'node_modules'), join(build, 'node_modules'), 'dir');
+    dir = mkdtempSync(join(tmpdir(), 'irs-analysis-worker-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(runners.map((r) => r.onApplicationShutdown()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A worker entry that crashes (`how`) on its first run, and is the real one from then on. */
+  function crashingOnce(how: 'throw' | 'exit'): string {
+    const file = join(dir, `crash-${how}.js`);
+    const crash = how === 'throw' ? "throw new Error('boom')" : 'process.exit(7)';
+    writeFileSync(
+      file,
+      `const { parentPort } = require('node:worker_threads');
+       const fs = require('node:fs');
+       const marker = ${JSON.stringify(`${file}.crashed`)};
+       if (!fs.existsSync(marker)) parentPort.on('message', (m) => { if (m.type === 'run') { fs.writeFileSync(marker, ''); ${crash}; } });
+       require(${JSON.stringify(workerFile)});`,
+    );
+    return file;
+  }
+
+  it('uses the compiled worker entry when there is one', () => {
+    expect(runner().workerFile).toBe(workerFile);
+  });
+
+  it('gives the same result as the analysis in this process, and maps its progress', async () => {
+    const progress: [number, number][] = [];
+    const inWorker = await runner().analyze({ questions, answers }, { yielder: new Yielder(), onProgress: (done, total) => progress.push([done, total]) });
+    const inProcess = await analyzeOffline({ questions, answers });
+    expect(inWorker).toEqual(inProcess);
+    expect(inWorker.questions.length).toBe(11);
+    expect(inWorker.themes.length).toBeGreaterThan(0);
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.at(-1)).toEqual([answers.length * 2, answers.length * 2]);
+    expect(progress.every(([done], i) => i === 0 || done >= progress[i - 1][0])).toBe(true);
+  }, 60_000);
+
+  it('reuses its worker from one run to the next', async () => {
+    const sut = runner();
+    const small = answers.slice(0, 500);
+    const first = await sut.analyze({ questions, answers: small }, { yielder: new Yielder() });
+    const second = await sut.analyze({ questions, answers: small }, { yielder: new Yielder() });
+    expect(second).toEqual(first);
+    expect(first).toEqual(await analyzeOffline({ questions, answers: small }));
+  });
+
+  it.each([
+    ['throw', /worker crashed: boom/],
+    ['exit', /worker exited \(code 7\) before it finished/],
+  ] as const)('rejects a run whose worker crashes (%s), and makes the next run in a fresh worker', async (how, message) => {
+    const sut = runner(crashingOnce(how));
+    const small = answers.slice(0, 500);
+    const crashed = sut.analyze({ questions, answers: small }, { yielder: new Yielder() });
+    await expect(crashed).rejects.toThrow(AnalysisWorkerError);
+    await expect(crashed).rejects.toThrow(message);
+    await expect(sut.analyze({ questions, answers: small }, { yielder: new Yielder() })).resolves.toEqual(await analyzeOffline({ questions, answers: small }));
+  });
+
+  it('rejects promptly with the reason when the run is aborted mid-analysis, and runs again afterwards', async () => {
+    const sut = runner();
+    const stop = new AbortController();
+    const reason = new Error('the claim was taken over');
+    let abortedAt = 0;
+    let progressAfterAbort = 0;
+    const run = sut.analyze({ questions, answers }, {
+      yielder: new Yielder(undefined, stop.signal),
+      signal: stop.signal,
+      // The first progress comes from the worker in the middle of its analysis: abort then.
+      onProgress: () => {
+        if (abortedAt) return void progressAfterAbort++;
+        abortedAt = Date.now();
+        stop.abort(reason);
+      },
+    });
+    await expect(run).rejects.toBe(reason);
+    expect(Date.now() - abortedAt).toBeLessThan(100);
+    const small = answers.slice(0, 500);
+    await expect(sut.analyze({ questions, answers: small }, { yielder: new Yielder() })).resolves.toEqual(await analyzeOffline({ questions, answers: small }));
+    expect(progressAfterAbort).toBe(0);
+  }, 30_000);
+
+  it('rejects at once a run whose signal is already aborted', async () => {
+    const stop = new AbortController();
+    stop.abort(new Error('stopping'));
+    await expect(runner().analyze({ questions, answers }, { yielder: new Yielder(), signal: stop.signal })).rejects.toThrow('stopping');
+  });
+
+  it('refuses runs once the application shuts down', async () => {
+    const sut = runner();
+    await sut.analyze({ questions, answers: answers.slice(0, 100) }, { yielder: new Yielder() });
+    await sut.onApplicationShutdown();
+    await expect(sut.analyze({ questions, answers: answers.slice(0, 100) }, { yielder: new Yielder() })).rejects.toThrow(AnalysisWorkerError);
+  });
+});
