@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AnalysisQuestion } from '../src/reports/analysis/analysis.types';
+import type { AnswerSourceRow } from '../src/invites/invites.repository';
 import { analyzeOffline } from '../src/reports/analysis/offline-analysis';
 import { AnalysisWorkerError, OfflineAnalysisRunner } from '../src/reports/analysis/offline-analysis-runner';
 import { syntheticAnswers } from '../src/reports/analysis/synthetic-answers';
@@ -69,6 +70,56 @@ describe('OfflineAnalysisRunner with its worker thread', () => {
     expect(progress.length).toBeGreaterThan(2);
     expect(progress.at(-1)).toEqual([answers.length * 2, answers.length * 2]);
     expect(progress.every(([done], i) => i === 0 || done >= progress[i - 1][0])).toBe(true);
+  }, 60_000);
+
+  /**
+   * The synthetic answers as the database gives a report its invites: one invite per linkID, its
+   * transcript (each answer after the interviewer's question) and turn_meta as JSON text, in pages of 50.
+   * The last invite's answers come after the cutoff and one invite is not completed (no duration).
+   */
+  const cutoff = Date.parse('2026-06-01T12:00:00Z');
+  async function* pagesOfInvites(): AsyncGenerator<AnswerSourceRow[]> {
+    const byLink = new Map<string, typeof answers>();
+    for (const a of answers) byLink.set(a.linkID, [...(byLink.get(a.linkID) ?? []), a]);
+    const rows = [...byLink.entries()].map(([linkID, own], n): AnswerSourceRow => {
+      const late = n === byLink.size - 1;
+      const at = (k: number) => new Date(cutoff - (late ? -60_000 : 3_600_000) + k * 1000).toISOString();
+      const conversation = own.flatMap((a) => [
+        { role: 'interviewer', content: a.questionIndex === null ? 'Anything else?' : questions[a.questionIndex].question },
+        { role: 'interviewee', content: a.answer },
+      ]);
+      const turnMeta = own.flatMap((a, k) => [
+        { at: at(2 * k), questionIndex: a.questionIndex },
+        { at: at(2 * k + 1), questionIndex: null, sentiment: a.sentiment },
+      ]);
+      const startedOn = new Date(cutoff - 7_200_000 + n * 1000);
+      return {
+        linkID,
+        createdAt: new Date(cutoff - 86_400_000 + n),
+        status: n === 3 ? 'started' : 'completed',
+        startedOn,
+        completedOn: n === 3 ? null : new Date(startedOn.getTime() + 600_000 + n * 7_000),
+        language: own[0].language,
+        userInfo: null,
+        conversation: JSON.stringify(conversation),
+        turnMeta: JSON.stringify(turnMeta),
+      };
+    });
+    for (let i = 0; i < rows.length; i += 50) yield rows.slice(i, i + 50);
+  }
+
+  it('makes a report\'s answer part from pages of invites in the worker as in this process', async () => {
+    const progress: [number, number][] = [];
+    const inWorker = await runner().report({ questions, pages: pagesOfInvites(), cutoff }, { yielder: new Yielder(), onProgress: (done, total) => progress.push([done, total]) });
+    const inProcess = await runner(join(dir, 'no-such-worker.js')).report({ questions, pages: pagesOfInvites(), cutoff }, { yielder: new Yielder() });
+    expect(inWorker).toEqual(inProcess);
+    // The late invite's answers are left out; every other answer is analysed, each twice.
+    const counted = answers.length - answers.filter((a) => a.linkID === answers.at(-1)!.linkID).length;
+    expect(progress.at(-1)).toEqual([counted * 2, counted * 2]);
+    expect(inWorker.medianDurationSeconds).toBeGreaterThan(600);
+    expect(inWorker.medianAnswerWords).toBeGreaterThan(0);
+    expect(inWorker.questions.flatMap((q) => q.quotes).length).toBeGreaterThan(0);
+    expect(inWorker.droppedQuotes).toBe(0);
   }, 60_000);
 
   it('reuses its worker from one run to the next', async () => {

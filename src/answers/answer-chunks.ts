@@ -29,6 +29,23 @@ export interface AnswersStart {
   fromTurn: number;
 }
 
+/** A page of invites as the database gives them, parsed: the invites, and their answers from `start` on. */
+export function chunkOf(
+  page: readonly AnswerSourceRow[],
+  questions: readonly string[],
+  options: { start?: AnswersStart; questionIndex?: number } = {},
+): { rows: ExportRow[]; sources: AnswerSource[] } {
+  const sources = page.map(sourceOf);
+  const rows: ExportRow[] = [];
+  for (const source of sources) {
+    const from = options.start && source.linkID === options.start.linkID ? options.start.fromTurn : 0;
+    for (const row of answersOf(source, questions, from)) {
+      if (options.questionIndex === undefined || row.questionIndex === options.questionIndex) rows.push(row);
+    }
+  }
+  return { rows, sources };
+}
+
 /**
  * An interview's answers, read from its invites' transcripts a batch of invites at a time, in the
  * lists' order (invite creation, then linkID) and transcript order within an invite. A batch of
@@ -44,15 +61,7 @@ export async function* answerChunks(
   let fromCursor = options.start !== undefined;
   for (;;) {
     const page = await list.page(perQuery, cursor, fromCursor);
-    const sources = page.rows.map(sourceOf);
-    const rows: ExportRow[] = [];
-    for (const source of sources) {
-      const from = options.start && source.linkID === options.start.linkID ? options.start.fromTurn : 0;
-      for (const row of answersOf(source, questions, from)) {
-        if (options.questionIndex === undefined || row.questionIndex === options.questionIndex) rows.push(row);
-      }
-    }
-    yield { rows, sources };
+    yield chunkOf(page.rows, questions, options);
     if (page.next === undefined) return;
     cursor = page.next;
     fromCursor = false;

@@ -143,12 +143,13 @@ export class InvitesRepository {
    * The invites of an interview that hold answers, in the lists' order (creation, then linkID). Invites
    * without one (pending, abandoned) are left out by answer_count, without reading their transcripts.
    */
-  answerSources(interviewID: string): KeysetList<AnswerSourceRow> {
+  answerSources(interviewID: string, options: { withPerson?: boolean } = {}): KeysetList<AnswerSourceRow> {
     return new KeysetList<AnswerSourceRow>({
       query: (sql, params) => this.dataSource.query(sql, params),
       columns:
         'i.link_id AS linkID, i.created_at AS createdAt, i.status AS status, i.started_on AS startedOn, i.completed_on AS completedOn, ' +
-        'i.language AS language, i.user_info AS userInfo, i.conversation AS conversation, i.turn_meta AS turnMeta',
+        // Without the person (a report's reading): their name and e-mail are not read at all.
+        `i.language AS language, ${options.withPerson === false ? 'NULL' : 'i.user_info'} AS userInfo, i.conversation AS conversation, i.turn_meta AS turnMeta`,
       from: 'invites i',
       where: new SqlWhere().and('i.interview_id = ?', interviewID).and('i.answer_count > 0'),
       keys: { created: 'i.created_at', id: 'i.link_id' },

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { answerChunks } from '../answers/answer-chunks';
 import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';
-import type { AnalysisAnswer, AnalysisResult, InviteCounts, Quote, ReportResult } from './analysis/analysis.types';
-import { isVerbatimQuote } from './analysis/quotes';
-import { median, sentimentSplit } from './analysis/stats';
+import type { InviteCounts, ReportResult } from './analysis/analysis.types';
 import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
+import { pagesOf, ReportAnswers } from './report-answers';
+
+export { verifyQuotes } from './report-answers';
 
 /** How a run goes: progress (answers analysed, of all), and the signal that stops it. */
 export interface BuildRun {
@@ -20,36 +20,12 @@ export interface BuildRun {
  */
 const INVITES_PER_READ = 50;
 
-const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
-
-/** Keeps the quotes that are verbatim in the turn they cite; answers how many it dropped. */
-function keepVerbatim(quotes: Quote[], turns: ReadonlyMap<string, string>): { quotes: Quote[]; dropped: number } {
-  const kept = quotes.filter((q) => isVerbatimQuote(q, { role: 'interviewee', content: turns.get(`${q.linkID}#${q.turnIndex}`) ?? '' }));
-  return { quotes: kept, dropped: quotes.length - kept.length };
-}
-
-/**
- * The quote check every report passes before it is stored: a quote that is not a verbatim substring (of
- * at least three words) of the interviewee turn it cites is dropped and counted, whoever wrote it.
- */
-export function verifyQuotes(analysis: AnalysisResult, turns: ReadonlyMap<string, string>): AnalysisResult {
-  let dropped = 0;
-  const check = (quotes: Quote[]) => {
-    const kept = keepVerbatim(quotes, turns);
-    dropped += kept.dropped;
-    return kept.quotes;
-  };
-  const themes = (list: AnalysisResult['themes']) => list.map((theme) => ({ ...theme, quotes: check(theme.quotes) }));
-  const questions = analysis.questions.map((q) => ({ ...q, themes: themes(q.themes), quotes: check(q.quotes) }));
-  const across = themes(analysis.themes);
-  return { ...analysis, questions, themes: across, droppedQuotes: analysis.droppedQuotes + dropped };
-}
-
 /**
  * Makes a report's result: the interview's invites counted, its answers read (those stored up to
  * `asOf`), the analyst's insights, every quote checked. Runs in the background (ReportWorker), never on
- * a request's path; reading is a batch of invites at a time, and the offline analysis runs in a worker
- * thread (OfflineAnalysisRunner).
+ * a request's path. The offline analyst takes the pages of invites as the database gives them and does
+ * the rest in its worker thread (OfflineAnalysisRunner); for another analyst the answers are gathered
+ * here, a page at a time, giving way to the event loop.
  */
 @Injectable()
 export class ReportBuilder {
@@ -63,39 +39,24 @@ export class ReportBuilder {
     const tally = await this.invites.tally(interviewID);
     run.onProgress(0, tally.answers);
 
-    const answers: AnalysisAnswer[] = [];
-    const turns = new Map<string, string>();
-    const durations: number[] = [];
-    const cutoff = asOf.getTime();
+    const pages = pagesOf(this.invites.answerSources(interviewID, { withPerson: false }), INVITES_PER_READ);
     const yielder = new Yielder(undefined, run.signal);
-    const chunks = answerChunks(this.invites.answerSources(interviewID), questions.map((q) => q.question), { invitesPerQuery: INVITES_PER_READ });
-    for await (const { rows, sources } of chunks) {
-      run.signal.throwIfAborted();
-      for (const source of sources) {
-        if (source.createdAt.getTime() > cutoff || source.status !== 'completed' || !source.startedOn || !source.completedOn) continue;
-        if (source.completedOn.getTime() <= cutoff) durations.push((source.completedOn.getTime() - source.startedOn.getTime()) / 1000);
+    const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
+    let insights;
+    if (analyst.report) {
+      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime() }, analysisRun);
+    } else {
+      const gathered = new ReportAnswers(
+        questions.map((q) => q.question),
+        asOf.getTime(),
+      );
+      for await (const page of pages) {
+        run.signal.throwIfAborted();
+        await gathered.add(page, yielder);
       }
-      for (const row of rows) {
-        if (row.at !== null && Date.parse(row.at) > cutoff) continue;
-        answers.push({
-          linkID: row.linkID,
-          turnIndex: row.turnIndex,
-          questionIndex: row.questionIndex,
-          answer: row.answer,
-          words: row.words,
-          sentiment: row.sentiment,
-          language: row.language,
-          followUp: row.followUp,
-        });
-        turns.set(`${row.linkID}#${row.turnIndex}`, row.answer);
-        await yielder.tick();
-      }
+      const context = { productName, productDesc, interviewName: interview.interviewName };
+      insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context }, analysisRun));
     }
-
-    const analysis = await analyst.analyze(
-      { questions, answers, context: { productName, productDesc, interviewName: interview.interviewName } },
-      { yielder, onProgress: (done, total) => run.onProgress(done, total), signal: run.signal },
-    );
     const invites: InviteCounts = {
       total: Object.values(tally.byStatus).reduce((a, b) => a + (b ?? 0), 0),
       pending: tally.byStatus.pending ?? 0,
@@ -108,10 +69,7 @@ export class ReportBuilder {
     return {
       invites,
       completionRate: tally.started === 0 ? null : Math.round((invites.completed / tally.started) * 10_000) / 10_000,
-      medianDurationSeconds: roundOrNull(median(durations)),
-      medianAnswerWords: median(answers.map((a) => a.words)),
-      sentiment: sentimentSplit(answers.map((a) => a.sentiment)),
-      ...verifyQuotes(analysis, turns),
+      ...insights,
     };
   }
 }

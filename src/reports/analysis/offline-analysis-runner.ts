@@ -2,15 +2,27 @@ import { OnApplicationShutdown } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { AnswerSourceRow } from '../../invites/invites.repository';
+import type { ReportInput } from '../analyst/analyst';
+import { ReportAnswers, type AnswerInsights } from '../report-answers';
 import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from './analysis.types';
 import { analyzeOffline } from './offline-analysis';
 import type { Yielder } from './yielder';
 
-/** What the main thread tells the worker: a chunk of the run's answers, then the questions and "go". */
-export type ToWorker = { type: 'answers'; answers: AnalysisAnswer[] } | { type: 'run'; questions: AnalysisQuestion[] };
+/**
+ * What the main thread tells the worker. An analysis: chunks of answers, then the questions and "run".
+ * A report: "begin" (the questions and the cutoff), the pages of invites as read, then "finish".
+ */
+export type ToWorker =
+  | { type: 'answers'; answers: AnalysisAnswer[] }
+  | { type: 'run'; questions: AnalysisQuestion[] }
+  | { type: 'begin'; questions: AnalysisQuestion[]; cutoff: number }
+  | { type: 'rows'; rows: AnswerSourceRow[] }
+  | { type: 'finish' };
 export type FromWorker =
   | { type: 'progress'; done: number; total: number }
-  | { type: 'result'; result: AnalysisResult }
+  | { type: 'taken' }
+  | { type: 'result'; result: AnalysisResult | AnswerInsights }
   | { type: 'error'; message: string; stack?: string };
 
 /**
@@ -18,6 +30,18 @@ export type FromWorker =
  * size one takes well under the Yielder's budget, so requests wait no longer than they do for a tick.
  */
 export const ANSWERS_PER_MESSAGE = 1000;
+
+/**
+ * Pages of invites sent ahead of those the worker has taken in: reading is faster than parsing, and
+ * without a bound the pages waiting in the worker's queue would hold much of the interview twice.
+ */
+const PAGES_AHEAD = 2;
+
+/** How `send` feeds a run: whether its outcome is known already, and a wait until the worker has taken `count` pages. */
+interface Feed {
+  over(): boolean;
+  taken(count: number): Promise<void>;
+}
 
 /** The worker thread stopped in the middle of a run (it crashed, ran out of memory, or was terminated). */
 export class AnalysisWorkerError extends Error {}
@@ -57,9 +81,58 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
     this.workerFile = existsSync(file) ? file : null;
   }
 
+  /** analyzeOffline of answers already gathered (the LLM analyst's starting point and fallback). */
   analyze(input: { questions: AnalysisQuestion[]; answers: AnalysisAnswer[] }, run: OfflineAnalysisRun): Promise<AnalysisResult> {
     if (this.workerFile === null) return analyzeOffline(input, { yielder: run.yielder, onProgress: run.onProgress });
-    const next = this.queue.then(() => this.inWorker(this.workerFile!, input, run));
+    const send = async (worker: Worker, feed: Feed) => {
+      const { answers } = input;
+      for (let from = 0; from < answers.length && !feed.over(); from += ANSWERS_PER_MESSAGE) {
+        worker.postMessage({ type: 'answers', answers: answers.slice(from, from + ANSWERS_PER_MESSAGE) } satisfies ToWorker);
+        await run.yielder.tick();
+      }
+      worker.postMessage({ type: 'run', questions: input.questions } satisfies ToWorker);
+    };
+    return this.inTurn(() => this.inWorker<AnalysisResult>(this.workerFile!, send, run));
+  }
+
+  /**
+   * A report's answer part from the pages of invites as read: with a worker, each page goes over as
+   * the database gave it (its transcripts still JSON text, which is copied, not walked) and the worker
+   * parses, gathers, analyses and checks the quotes; this thread keeps nothing of the answers.
+   */
+  report(input: ReportInput, run: OfflineAnalysisRun): Promise<AnswerInsights> {
+    if (this.workerFile === null) return this.reportHere(input, run);
+    const send = async (worker: Worker, feed: Feed) => {
+      worker.postMessage({ type: 'begin', questions: input.questions, cutoff: input.cutoff } satisfies ToWorker);
+      let sent = 0;
+      for await (const rows of input.pages) {
+        if (feed.over()) return;
+        run.signal?.throwIfAborted();
+        worker.postMessage({ type: 'rows', rows } satisfies ToWorker);
+        await feed.taken(++sent - PAGES_AHEAD);
+        await run.yielder.tick();
+      }
+      worker.postMessage({ type: 'finish' } satisfies ToWorker);
+    };
+    return this.inTurn(() => this.inWorker<AnswerInsights>(this.workerFile!, send, run));
+  }
+
+  /** The report's answer part in this process (no compiled worker entry, as under Jest), giving way as it goes. */
+  private async reportHere(input: ReportInput, run: OfflineAnalysisRun): Promise<AnswerInsights> {
+    const gathered = new ReportAnswers(
+      input.questions.map((q) => q.question),
+      input.cutoff,
+    );
+    for await (const rows of input.pages) {
+      run.signal?.throwIfAborted();
+      await gathered.add(rows, run.yielder);
+    }
+    return gathered.insights(await analyzeOffline({ questions: input.questions, answers: gathered.answers }, { yielder: run.yielder, onProgress: run.onProgress }));
+  }
+
+  /** Runs go one at a time: the worker holds one run's answers. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -71,16 +144,39 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
     await worker?.terminate();
   }
 
-  private async inWorker(file: string, input: { questions: AnalysisQuestion[]; answers: AnalysisAnswer[] }, run: OfflineAnalysisRun): Promise<AnalysisResult> {
+  /** One run in the worker: `send` feeds it (giving way between messages); the worker answers progress, then a result or an error. */
+  private async inWorker<T>(file: string, send: (worker: Worker, feed: Feed) => Promise<void>, run: OfflineAnalysisRun): Promise<T> {
     run.signal?.throwIfAborted();
     if (this.stopped) throw new AnalysisWorkerError('the offline analysis cannot start: the service is stopping');
     const worker = (this.worker ??= this.start(file));
     worker.ref();
-    let settle!: { resolve: (result: AnalysisResult) => void; reject: (error: unknown) => void };
-    const outcome = new Promise<AnalysisResult>((resolve, reject) => (settle = { resolve, reject }));
+    let settle!: { resolve: (result: T) => void; reject: (error: unknown) => void };
+    const outcome = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
+    // Once the outcome is known (a crash, an abort), sending stops: no more pages are read for nothing.
+    let over = false;
+    let taken = 0;
+    let onTaken: (() => void) | undefined;
+    const wake = () => {
+      onTaken?.();
+      onTaken = undefined;
+    };
+    outcome.then(
+      () => ((over = true), wake()),
+      () => ((over = true), wake()),
+    );
+    const feed: Feed = {
+      over: () => over,
+      taken: async (count) => {
+        while (taken < count && !over) await new Promise<void>((resolve) => (onTaken = resolve));
+      },
+    };
     const onMessage = (message: FromWorker) => {
       if (message.type === 'progress') run.onProgress?.(message.done, message.total);
-      else if (message.type === 'result') settle.resolve(message.result);
+      else if (message.type === 'taken') {
+        taken++;
+        wake();
+      }
+      else if (message.type === 'result') settle.resolve(message.result as T);
       else settle.reject(Object.assign(new AnalysisWorkerError(`the offline analysis failed in its worker: ${message.message}`), { stack: message.stack }));
     };
     const onError = (error: Error) => settle.reject(new AnalysisWorkerError(`the offline analysis worker crashed: ${error.message}`, { cause: error }));
@@ -92,16 +188,8 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     run.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const send = async () => {
-        const { answers } = input;
-        for (let from = 0; from < answers.length; from += ANSWERS_PER_MESSAGE) {
-          worker.postMessage({ type: 'answers', answers: answers.slice(from, from + ANSWERS_PER_MESSAGE) } satisfies ToWorker);
-          await run.yielder.tick();
-        }
-        worker.postMessage({ type: 'run', questions: input.questions } satisfies ToWorker);
-      };
       // Sending stops as soon as the outcome is known (an abort, a crash): whichever settles first wins.
-      await Promise.race([send(), outcome]);
+      await Promise.race([send(worker, feed), outcome]);
       return await outcome;
     } catch (error) {
       // The worker is in an unknown state (crashed, terminated, or holding half a run's answers): the next run starts a fresh one.

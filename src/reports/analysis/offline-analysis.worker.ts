@@ -1,14 +1,16 @@
 import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { AnalysisAnswer } from './analysis.types';
+import { ReportAnswers } from '../report-answers';
+import type { AnalysisAnswer, AnalysisQuestion } from './analysis.types';
 import { analyzeOffline } from './offline-analysis';
 import type { FromWorker, ToWorker } from './offline-analysis-runner';
 import { Yielder } from './yielder';
 
 /**
- * The offline analysis' worker thread (started by OfflineAnalysisRunner): it gathers a run's answers
- * chunk by chunk, analyses them on "run", and posts progress, then the result or the error. One run at a
- * time; a run is stopped by terminating the thread, so the analysis never needs to give way here.
+ * The offline analysis' worker thread (started by OfflineAnalysisRunner). One run at a time, either
+ * an analysis (answers chunk by chunk, then "run") or a report (the pages of invites as read, then
+ * "finish": parsed, gathered, analysed, quotes checked); it posts progress, then the result or the
+ * error. A run is stopped by terminating the thread, so the work never needs to give way here.
  */
 const port = parentPort;
 if (!port) throw new Error('offline-analysis.worker is a worker thread entry, not a module to import');
@@ -23,19 +25,45 @@ if (process.platform === 'linux') {
   }
 }
 
-let answers: AnalysisAnswer[] = [];
+// Nothing else shares this event loop, so nothing here need give way (an infinite budget never does).
+const never = new Yielder(Infinity);
 const post = (message: FromWorker) => port.postMessage(message);
+const fail = (error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined });
+const onProgress = (done: number, total: number) => post({ type: 'progress', done, total });
+
+let answers: AnalysisAnswer[] = [];
+let report: { questions: AnalysisQuestion[]; gathered: ReportAnswers } | undefined;
+// Pages are gathered in the order they came, each after the one before.
+let gathering: Promise<void> = Promise.resolve();
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'answers') {
-    for (const answer of message.answers) answers.push(answer);
-    return;
+  switch (message.type) {
+    case 'answers':
+      for (const answer of message.answers) answers.push(answer);
+      return;
+    case 'run': {
+      const input = { questions: message.questions, answers };
+      answers = [];
+      analyzeOffline(input, { yielder: never, onProgress }).then((result) => post({ type: 'result', result }), fail);
+      return;
+    }
+    case 'begin':
+      report = { questions: message.questions, gathered: new ReportAnswers(message.questions.map((q) => q.question), message.cutoff) };
+      gathering = Promise.resolve();
+      return;
+    case 'rows': {
+      const { gathered } = report!;
+      // Taken in: the service's thread sends the next page (it keeps only a few in flight).
+      gathering = gathering.then(() => gathered.add(message.rows, never)).then(() => post({ type: 'taken' }));
+      return;
+    }
+    case 'finish': {
+      const { questions, gathered } = report!;
+      report = undefined;
+      gathering
+        .then(() => analyzeOffline({ questions, answers: gathered.answers }, { yielder: never, onProgress }))
+        .then((analysis) => post({ type: 'result', result: gathered.insights(analysis) }), fail);
+      return;
+    }
   }
-  const input = { questions: message.questions, answers };
-  answers = [];
-  // Nothing else shares this event loop, so the analysis need not give way (an infinite budget never does).
-  analyzeOffline(input, { yielder: new Yielder(Infinity), onProgress: (done, total) => post({ type: 'progress', done, total }) }).then(
-    (result) => post({ type: 'result', result }),
-    (error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined }),
-  );
 });

@@ -1,6 +1,8 @@
+import type { AnswerSourceRow } from '../../invites/invites.repository';
 import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
 import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import type { Yielder } from '../analysis/yielder';
+import type { AnswerInsights } from '../report-answers';
 
 /** What a report's run gives an analyst: the interview's questions and answers, and what the interview is about. */
 export interface AnalysisInput {
@@ -26,13 +28,33 @@ export interface AnalysisRun {
  */
 export interface Analyst {
   analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult>;
+  /**
+   * Optional: the whole of a report's answer part from the pages of invites as the database gives them
+   * (the answers read up to `cutoff`, analysed, quotes checked), for an analyst that reads them itself.
+   */
+  report?(input: ReportInput, run: AnalysisRun): Promise<AnswerInsights>;
 }
 
-/** The built-in offline analysis: deterministic, no network; run off the event loop by the runner. */
+/** What an analyst that reads the answers itself is given: the questions, the pages, the report's cutoff (ms). */
+export interface ReportInput {
+  questions: AnalysisQuestion[];
+  pages: AsyncIterable<AnswerSourceRow[]>;
+  cutoff: number;
+}
+
+/**
+ * The built-in offline analysis: deterministic, no network. A report's answers are read, parsed,
+ * analysed and checked in the runner's worker thread, so that neither the work nor its memory is the
+ * request threads' (the service's event loop only fetches pages and hands them over).
+ */
 export class OfflineAnalyst implements Analyst {
   constructor(private readonly runner: OfflineAnalysisRunner) {}
 
   analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult> {
     return this.runner.analyze({ questions: input.questions, answers: input.answers }, run);
+  }
+
+  report(input: ReportInput, run: AnalysisRun): Promise<AnswerInsights> {
+    return this.runner.report(input, run);
   }
 }
