@@ -59,8 +59,10 @@ export interface OfflineAnalysisRunnerOptions {
 }
 
 /**
- * Runs analyzeOffline in a worker thread, so that neither its CPU nor the garbage collection of its
- * large heap pauses the event loop that serves requests (yielding alone cannot help with the GC).
+ * Runs the offline analysis in a worker thread (a report's whole answer part: parsing, gathering,
+ * analysing, checking quotes; or analyzeOffline of answers already gathered), so that neither its CPU
+ * nor the garbage collection of its large heap pauses the event loop that serves requests (yielding
+ * alone cannot help with the GC).
  * One worker per process, started on first use, reused, and started afresh after a crash or an abort
  * (an abort terminates it: the analysis does not give way inside the worker, so it could not read a
  * "stop" message). Runs go one at a time.
@@ -171,13 +173,17 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
       },
     };
     const onMessage = (message: FromWorker) => {
-      if (message.type === 'progress') run.onProgress?.(message.done, message.total);
-      else if (message.type === 'taken') {
-        taken++;
-        wake();
+      switch (message.type) {
+        case 'progress':
+          return run.onProgress?.(message.done, message.total);
+        case 'taken':
+          taken++;
+          return wake();
+        case 'result':
+          return settle.resolve(message.result as T);
+        case 'error':
+          return settle.reject(Object.assign(new AnalysisWorkerError(`the offline analysis failed in its worker: ${message.message}`), { stack: message.stack }));
       }
-      else if (message.type === 'result') settle.resolve(message.result as T);
-      else settle.reject(Object.assign(new AnalysisWorkerError(`the offline analysis failed in its worker: ${message.message}`), { stack: message.stack }));
     };
     const onError = (error: Error) => settle.reject(new AnalysisWorkerError(`the offline analysis worker crashed: ${error.message}`, { cause: error }));
     const onExit = (code: number) => settle.reject(new AnalysisWorkerError(`the offline analysis worker exited (code ${code}) before it finished`));
