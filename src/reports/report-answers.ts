@@ -9,6 +9,21 @@ import type { Yielder } from './analysis/yielder';
 /** The parts of a report made of its answers and their analysis (the invite counts are the builder's). */
 export type AnswerInsights = Omit<ReportResult, 'invites' | 'completionRate'>;
 
+/** All the pages' answers gathered in this thread, giving way through `yielder`; stops when `signal` aborts. */
+export async function gatherHere(
+  pages: AsyncIterable<AnswerSourceRow[]>,
+  questions: readonly string[],
+  cutoff: number,
+  run: { yielder: Yielder; signal?: AbortSignal },
+): Promise<ReportAnswers> {
+  const gathered = new ReportAnswers(questions, cutoff);
+  for await (const rows of pages) {
+    run.signal?.throwIfAborted();
+    await gathered.add(rows, run.yielder);
+  }
+  return gathered;
+}
+
 /** The interview's invites that hold answers, a page of `perPage` at a time, as the database gives them. */
 export async function* pagesOf(list: KeysetList<AnswerSourceRow>, perPage: number): AsyncGenerator<AnswerSourceRow[]> {
   let cursor: string | undefined;
@@ -32,7 +47,7 @@ function keepVerbatim(quotes: Quote[], turns: ReadonlyMap<string, string>): { qu
  * The quote check every report passes before it is stored: a quote that is not a verbatim substring (of
  * at least three words) of the interviewee turn it cites is dropped and counted, whoever wrote it.
  */
-export function verifyQuotes(analysis: AnalysisResult, turns: ReadonlyMap<string, string>): AnalysisResult {
+function verifyQuotes(analysis: AnalysisResult, turns: ReadonlyMap<string, string>): AnalysisResult {
   let dropped = 0;
   const check = (quotes: Quote[]) => {
     const kept = keepVerbatim(quotes, turns);

@@ -4,9 +4,7 @@ import { InvitesRepository } from '../invites/invites.repository';
 import type { InviteCounts, ReportResult } from './analysis/analysis.types';
 import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
-import { pagesOf, ReportAnswers } from './report-answers';
-
-export { verifyQuotes } from './report-answers';
+import { gatherHere, pagesOf, type AnswerInsights } from './report-answers';
 
 /** How a run goes: progress (answers analysed, of all), and the signal that stops it. */
 export interface BuildRun {
@@ -15,8 +13,9 @@ export interface BuildRun {
 }
 
 /**
- * Invites per read while a report gathers its answers: a read's transcripts are parsed in one go, and
- * at this size that stays around a millisecond, so requests served meanwhile barely wait.
+ * Invites per read while a report gathers its answers: where they are parsed in the service's thread
+ * (a model analyst), a read's transcripts are parsed in one go, and at this size that stays around a
+ * millisecond, so requests served meanwhile barely wait.
  */
 const INVITES_PER_READ = 50;
 
@@ -42,18 +41,16 @@ export class ReportBuilder {
     const pages = pagesOf(this.invites.answerSources(interviewID, { withPerson: false }), INVITES_PER_READ);
     const yielder = new Yielder(undefined, run.signal);
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
-    let insights;
+    let insights: AnswerInsights;
     if (analyst.report) {
       insights = await analyst.report({ questions, pages, cutoff: asOf.getTime() }, analysisRun);
     } else {
-      const gathered = new ReportAnswers(
+      const gathered = await gatherHere(
+        pages,
         questions.map((q) => q.question),
         asOf.getTime(),
+        analysisRun,
       );
-      for await (const page of pages) {
-        run.signal.throwIfAborted();
-        await gathered.add(page, yielder);
-      }
       const context = { productName, productDesc, interviewName: interview.interviewName };
       insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context }, analysisRun));
     }

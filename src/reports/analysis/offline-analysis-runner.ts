@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnswerSourceRow } from '../../invites/invites.repository';
 import type { ReportInput } from '../analyst/analyst';
-import { ReportAnswers, type AnswerInsights } from '../report-answers';
+import { gatherHere, type AnswerInsights } from '../report-answers';
 import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from './analysis.types';
 import { analyzeOffline } from './offline-analysis';
 import type { Yielder } from './yielder';
@@ -121,14 +121,12 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
 
   /** The report's answer part in this process (no compiled worker entry, as under Jest), giving way as it goes. */
   private async reportHere(input: ReportInput, run: OfflineAnalysisRun): Promise<AnswerInsights> {
-    const gathered = new ReportAnswers(
+    const gathered = await gatherHere(
+      input.pages,
       input.questions.map((q) => q.question),
       input.cutoff,
+      run,
     );
-    for await (const rows of input.pages) {
-      run.signal?.throwIfAborted();
-      await gathered.add(rows, run.yielder);
-    }
     return gathered.insights(await analyzeOffline({ questions: input.questions, answers: gathered.answers }, { yielder: run.yielder, onProgress: run.onProgress }));
   }
 
