@@ -13,6 +13,8 @@ the same queries); see bench/README.md.
   --connections N  concurrent connections of the load generator (default 16)
   --rounds N       measurements per operation and server; the report shows medians (default 1)
   --skip-seed      reuse the dataset of a previous run (bench/results/dataset.json)
+  --only insights  the insights section alone (export, report, latency during a report): the
+                   service only, written to bench/results/insights.md; latest.md is left as it is
 
 Use a database of its own: the run adds about 11,100 products, 1,512 invites and 2,200 profiles.`;
 
@@ -38,6 +40,8 @@ export interface Options {
   connections: number;
   rounds: number;
   skipSeed: boolean;
+  /** One section alone instead of the whole run; the only one so far is insights (issue 19's figures). */
+  only?: 'insights';
 }
 
 /** The unrecorded warm-up before each measurement under load: 1 to 2 s. */
@@ -60,6 +64,12 @@ export function parseArgs(argv: string[]): Options {
     if (arg === '--help' || arg === '-h') throw new UsageError(USAGE);
     if (arg === '--skip-seed') {
       o.skipSeed = true;
+      continue;
+    }
+    if (arg === '--only' || arg.startsWith('--only=')) {
+      const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+      if (value !== 'insights') throw new UsageError(`--only takes "insights"\n\n${USAGE}`);
+      o.only = value;
       continue;
     }
     const [flag, inline] = arg.split('=', 2);

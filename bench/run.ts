@@ -108,7 +108,8 @@ async function main(): Promise<void> {
         'ideally a database of its own. The embedded SQLite database is not benchmarked.',
     );
   }
-  const specs = serverSpecs();
+  // --only insights: the service alone, the section's measurements alone.
+  const specs = o.only ? serverSpecs().slice(0, 1) : serverSpecs();
   for (const file of [...specs.map((s) => s.script), LOAD_MAIN]) {
     if (!existsSync(file)) throw new UsageError(`${relative(ROOT, file)} is missing: run \`npm run build\` first (npm run bench does).`);
   }
@@ -152,6 +153,16 @@ async function main(): Promise<void> {
     for (const spec of specs) {
       log(`Starting ${spec.phrase}: ${spec.description}...`);
       servers.push(await startServer(spec));
+    }
+    if (o.only === 'insights') {
+      insights = await measureInsights(servers[0], { interviewID: dataset.studyInterviewID, productID: dataset.productID }, token, o.rounds);
+      const section = insightsSection(insights);
+      meta.commit = commit;
+      meta['load average (1 min)'] = `${loadAtStart.toFixed(2)} when the run started, ${loadavg()[0].toFixed(2)} at the end; ${cpus().length} cores`;
+      const md = [`# Insights section alone (npm run bench -- --only insights)`, '', ...Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`), '', `## ${section.title}`, '', ...section.lines, '', '## Targets', '', ...section.verdicts.map((v) => `- ${v}`), ''].join('\n');
+      writeFileSync(join(RESULTS, 'insights.md'), md);
+      process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'insights.md'))}.\n`);
+      return;
     }
     await checkParity(servers, dataset, token);
     await cleanWrites(pool, dataset);
