@@ -1,4 +1,5 @@
-import { DefaultInterviewer, countWords, generalQuestions, interviewQuestions, questionsOf } from './default-interviewer';
+import { syntheticAnswers } from '../reports/analysis/synthetic-answers';
+import { DefaultInterviewer, countWords, countWordsPerCharacter, generalQuestions, interviewQuestions, questionsOf } from './default-interviewer';
 import { AgentTurn, InterviewBrief, Turn } from './interviewer-agent';
 
 /** Guidelines as research teams write them, with the questions the agent must find in them. */
@@ -123,6 +124,25 @@ describe(countWords.name, () => {
     ['ใช้ทุกวัน', 2],
   ])('counts %p as %i words', (text, words) => {
     expect(countWords(text)).toBe(words);
+    expect(countWordsPerCharacter(text)).toBe(words);
+  });
+
+  // Text of spaced scripts only takes a faster path: it must count as the character-by-character count does.
+  it.each([
+    'A colleague showed it to me during a planning meeting last spring, and I liked it.',
+    "'-1 point: they said it was great — for teams! (and I believed them)",
+    'Preço: 10€/mês — "barato", diz ela.\u00a0Então\u2003sim',
+    'Zero\u200bwidth joins, tabs\tand\r\nline breaks, 3.5 stars, #1, e-mail@example.com',
+    '... --- !!! 🙂🙂 ?',
+    'Ελληνικά κείμενα, עברית טקסט, हिन्दी पाठ, 한국어 텍스트',
+    '  leading and trailing  ',
+  ])('counts %p as the per-character count does', (text) => {
+    expect(countWords(text)).toBe(countWordsPerCharacter(text));
+  });
+
+  it('counts 5,000 synthetic answers in several languages as the per-character count does', () => {
+    const texts = syntheticAnswers(5_000, { questions: 10, seed: 3 }).map((a) => a.answer);
+    expect(texts.filter((t) => countWords(t) !== countWordsPerCharacter(t))).toEqual([]);
   });
 });
 

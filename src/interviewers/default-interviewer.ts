@@ -71,8 +71,13 @@ export function interviewQuestions(guidelines: string | null, productName: strin
   return found.length > 0 ? found : generalQuestions(productName, language);
 }
 
-const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]/u;
-const SOUTHEAST_ASIAN = /[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+/** Scripts written without spaces: Chinese and Japanese; Thai, Lao, Khmer and Burmese. */
+const CJK_CHARS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc';
+const SOUTHEAST_ASIAN_CHARS = '\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}';
+const CJK = new RegExp(`[${CJK_CHARS}]`, 'u');
+const SOUTHEAST_ASIAN = new RegExp(`[${SOUTHEAST_ASIAN_CHARS}]`, 'u');
+/** Any character of them: only then must a count look at each character. */
+const UNSPACED_SCRIPT = new RegExp(`[${CJK_CHARS}${SOUTHEAST_ASIAN_CHARS}]`, 'u');
 /** Characters per word in scripts written without spaces (typical word lengths, rounded). */
 const CJK_CHARS_PER_WORD = 2;
 const SOUTHEAST_ASIAN_LETTERS_PER_WORD = 4;
@@ -85,6 +90,26 @@ const SOUTHEAST_ASIAN_LETTERS_PER_WORD = 4;
  * count must not change when a new Node release brings another ICU dictionary.
  */
 export function countWords(text: string): number {
+  return UNSPACED_SCRIPT.test(text) ? countWordsPerCharacter(text) : countSpacedWords(text);
+}
+
+/** From a piece's first letter or digit to its end: one match per piece that holds one. */
+const SPACED_WORD = /[\p{L}\p{N}]\S*/gu;
+
+/**
+ * The count when no character is of a script written without spaces: the pieces that hold a letter or
+ * digit, counted by a regular expression's test, which allocates nothing. Exports and reports count
+ * every answer's words; character by character, that was a quarter of an export's CPU time.
+ */
+function countSpacedWords(text: string): number {
+  let words = 0;
+  SPACED_WORD.lastIndex = 0;
+  while (SPACED_WORD.test(text)) words++;
+  return words;
+}
+
+/** The general count, character by character (exported for the test that pins the fast path to it). */
+export function countWordsPerCharacter(text: string): number {
   let words = 0;
   for (const piece of text.split(/\s+/)) {
     let cjk = 0;
