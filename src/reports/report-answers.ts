@@ -95,7 +95,7 @@ export class ReportAnswers {
         followUp: row.followUp,
       });
       this.turns.set(`${row.linkID}#${row.turnIndex}`, row.answer);
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
     }
   }
 

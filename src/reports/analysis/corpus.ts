@@ -35,7 +35,7 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
   let capacity = 1024;
   for (const answer of answers) {
     capacity += (Number.isFinite(answer.words) ? Math.max(0, answer.words) : 0) + 1;
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   let tokens = new Int32Array(capacity);
   let length = 0;
@@ -77,7 +77,7 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
     });
     if (length > start && tokens[length - 1] === RUN_BREAK) length--;
     starts[d + 1] = length;
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   return { answers, terms, tokens: tokens.subarray(0, length), starts, links, unlistedLanguages };
 }

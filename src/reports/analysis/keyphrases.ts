@@ -75,7 +75,7 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
         unigrams[id]++;
       }
     }
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
 
   const frequent = (id: number) => id !== RUN_BREAK && unigrams[id] >= minInvites;
@@ -85,7 +85,7 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
     for (let i = starts[d]; i + 1 < starts[d + 1]; i++) {
       if (frequent(tokens[i]) && frequent(tokens[i + 1])) bigrams.add(tokens[i] * vocabulary + tokens[i + 1], links[d]);
     }
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   const frequentPair = (a: number, b: number) => frequent(a) && frequent(b) && bigrams.count(a * vocabulary + b) >= minInvites;
   const trigrams = new InviteCounter<string>();
@@ -94,7 +94,7 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
       const [a, b, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
       if (frequentPair(a, b) && frequentPair(b, c)) trigrams.add(`${a},${b},${c}`, links[d]);
     }
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
 
   // Only the phrases of the most invites are kept: the rest would hardly rank, and would cost memory.
@@ -106,19 +106,19 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
   while (floor > minInvites && histogram[floor] === 0) floor--;
   for (let kept = histogram[floor]; floor > minInvites && kept + histogram[floor - 1] <= MAX_CANDIDATES; ) kept += histogram[--floor];
   floor = Math.max(floor, minInvites);
-  await yielder.tick();
+  if (yielder.due()) await yielder.giveWay();
 
   const counts: PhraseCounts = new Map();
   for (let id = 0; id < vocabulary; id++) {
     if (unigrams[id] >= floor) counts.set(String(id), { terms: [id], invites: unigrams[id] });
   }
-  await yielder.tick();
+  if (yielder.due()) await yielder.giveWay();
   for (const [key, invites] of bigrams.entries()) {
     if (invites < floor) continue;
     const terms = [Math.floor(key / vocabulary), key % vocabulary];
     counts.set(terms.join(','), { terms, invites });
   }
-  await yielder.tick();
+  if (yielder.due()) await yielder.giveWay();
   for (const [key, invites] of trigrams.entries()) {
     if (invites >= floor) counts.set(key, { terms: key.split(',').map(Number), invites });
   }
@@ -172,7 +172,7 @@ export async function rankKeyphrases(corpus: Corpus, group: PhraseCounts, spread
         if (part && stat.invites >= SUBSUMES * part.invites) subsumed.add(key);
       }
     }
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
 
   const ranked: { stat: PhraseStat; phrase: string; score: number }[] = [];
@@ -181,7 +181,7 @@ export async function rankKeyphrases(corpus: Corpus, group: PhraseCounts, spread
     const phrase = joinTerms(stat.terms.map((id) => corpus.terms[id]));
     const invitesOverall = Math.max(1, spread.invites.get(key) ?? stat.invites);
     ranked.push({ stat, phrase, score: stat.invites * Math.log(1 + spread.averageMass / invitesOverall) });
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   ranked.sort((a, b) => b.score - a.score || (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0));
 

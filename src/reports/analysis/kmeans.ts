@@ -62,7 +62,7 @@ export async function seedCentroids(rows: SparseRows, members: Int32Array, k: nu
     for (let m = 0; m < members.length; m++) {
       nearest[m] = Math.max(nearest[m], similarityTo(rows, members[m], centroids, c - 1));
       total += (1 - nearest[m]) ** 2;
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
     }
     let target = random() * total;
     let pick = members.length - 1;
@@ -109,7 +109,7 @@ export async function sphericalKMeans(
       if (assignment[row] !== best) changed++;
       assignment[row] = best;
       similarity[row] = bestSimilarity;
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
     }
     // Stop after an assignment, so that `similarity` measures against the centroids returned.
     if (changed === 0 || iteration === maxIterations - 1) break;
@@ -120,7 +120,7 @@ export async function sphericalKMeans(
       const offset = assignment[row] * rows.dim;
       sizes[assignment[row]]++;
       for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) centroids[offset + rows.features[i]] += rows.weights[i];
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
     }
     for (let c = 0; c < k; c++) {
       if (sizes[c] === 0) {
@@ -167,7 +167,7 @@ export async function simplifiedSilhouette(rows: SparseRows, members: Int32Array
     }
     const spread = Math.max(own, other);
     total += spread > 0 ? (other - own) / spread : 0;
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   return total / members.length;
 }

@@ -27,7 +27,7 @@ export type FromWorker =
 
 /**
  * Answers per message to the worker: structured-cloning a message blocks the main thread, and at this
- * size one takes well under the Yielder's budget, so requests wait no longer than they do for a tick.
+ * size one takes well under the Yielder's budget, so requests wait no longer than for any turn the analysis gives way.
  */
 export const ANSWERS_PER_MESSAGE = 1000;
 
@@ -90,7 +90,7 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
       const { answers } = input;
       for (let from = 0; from < answers.length && !feed.over(); from += ANSWERS_PER_MESSAGE) {
         worker.postMessage({ type: 'answers', answers: answers.slice(from, from + ANSWERS_PER_MESSAGE) } satisfies ToWorker);
-        await run.yielder.tick();
+        if (run.yielder.due()) await run.yielder.giveWay();
       }
       worker.postMessage({ type: 'run', questions: input.questions } satisfies ToWorker);
     };
@@ -112,7 +112,7 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
         run.signal?.throwIfAborted();
         worker.postMessage({ type: 'rows', rows } satisfies ToWorker);
         await feed.taken(++sent - PAGES_AHEAD);
-        await run.yielder.tick();
+        if (run.yielder.due()) await run.yielder.giveWay();
       }
       worker.postMessage({ type: 'finish' } satisfies ToWorker);
     };

@@ -115,9 +115,9 @@ async function toneQuotes(answers: readonly AnalysisAnswer[], yielder: Yielder):
       .filter((answer) => answer.sentiment !== null && (tone === 1 ? answer.sentiment >= POSITIVE_AT_LEAST : answer.sentiment <= NEGATIVE_AT_MOST))
       .map((answer, order) => ({ answer, order }))
       .sort((a, b) => tone * (b.answer.sentiment! - a.answer.sentiment!) || a.order - b.order);
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
     for (const { answer } of candidates) {
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
       if (countWords(answer.answer) < QUOTE_MIN_WORDS) continue;
       const text = excerpt(answer.answer, answer.language, { tone });
       if (text === null) continue;

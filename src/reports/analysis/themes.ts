@@ -62,7 +62,7 @@ async function vectorize(corpus: Corpus, docs: readonly number[], yielder: Yield
         capacity++;
       }
     }
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   const featureOf = new Int32Array(vocabulary).fill(-1);
   const termOfFeature: number[] = [];
@@ -100,7 +100,7 @@ async function vectorize(corpus: Corpus, docs: readonly number[], yielder: Yield
       rowStarts.push(length);
       docOfRow.push(d);
     }
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   return {
     rows: { starts: Int32Array.from(rowStarts), features: features.slice(0, length), weights: weights.slice(0, length), dim },
@@ -158,7 +158,7 @@ async function tellingTerms(vectors: Vectors, rows: readonly number[], termText:
   const coverage = new Int32Array(dim);
   for (const row of rows) {
     for (let i = starts[row]; i < starts[row + 1]; i++) coverage[features[i]]++;
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   const total = vectors.docOfRow.length;
   const scored: { feature: number; rows: number; score: number }[] = [];
@@ -239,7 +239,7 @@ async function typicalQuotes(
     const text = excerpt(answer.answer, answer.language, { terms });
     if (text !== null) quotes.push({ linkID: answer.linkID, turnIndex: answer.turnIndex, text });
     if (quotes.length === QUOTES_PER_THEME) break;
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
   }
   return quotes;
 }
@@ -249,7 +249,7 @@ async function mostTypical(rows: readonly number[], similarity: Float64Array, yi
   const before = (a: number, b: number) => similarity[a] > similarity[b] || (similarity[a] === similarity[b] && a < b);
   const best: number[] = [];
   for (const row of rows) {
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
     if (best.length === QUOTE_CANDIDATES) {
       if (!before(row, best[best.length - 1])) continue;
       best.pop();

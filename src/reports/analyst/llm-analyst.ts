@@ -209,7 +209,7 @@ export class LlmAnalyst implements Analyst {
     const ids = new Map<string, number>();
     let used = 0;
     for (let i = from; i < docs.length; i++) {
-      await work.yielder.tick();
+      if (work.yielder.due()) await work.yielder.giveWay();
       const doc = docs[i];
       const id = idOf(doc);
       let line = answerLine(id, work.input.answers[doc].answer);
@@ -241,7 +241,7 @@ export class LlmAnalyst implements Analyst {
     const membersOf = new Map<string, number[]>();
     for (const { group, themes } of coded) {
       for (const theme of themes) {
-        await work.yielder.tick();
+        if (work.yielder.due()) await work.yielder.giveWay();
         const id = `t${lines.length + 1}`;
         membersOf.set(id, [...theme.members]);
         lines.push({
@@ -345,7 +345,7 @@ async function mergeThemes(
     const members = new Set<number>();
     for (const ref of raw.refs) {
       for (const doc of membersOf(ref) ?? []) members.add(doc);
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
     }
     if (!members.size) continue;
     let theme = codebook.find((known) => known.theme.toLowerCase() === label.toLowerCase());
@@ -356,7 +356,7 @@ async function mergeThemes(
     }
     for (const doc of members) theme.members.add(doc);
     for (const quote of raw.quotes) {
-      await yielder.tick();
+      if (yielder.due()) await yielder.giveWay();
       const doc = docOf(quote.answer);
       if (doc === undefined || !theme.members.has(doc) || !isVerbatimQuote(quote, { role: 'interviewee', content: answers[doc].answer })) {
         dropped++;
@@ -380,7 +380,7 @@ function rank(coded: readonly CodedTheme[], answers: readonly AnalysisAnswer[]):
 async function toThemes(coded: readonly CodedTheme[], answers: readonly AnalysisAnswer[], yielder: Yielder): Promise<Theme[]> {
   const themes: Theme[] = [];
   for (const theme of coded) {
-    await yielder.tick();
+    if (yielder.due()) await yielder.giveWay();
     themes.push({
       theme: theme.theme,
       description: theme.description,
