@@ -122,13 +122,24 @@ describe('OfflineAnalysisRunner with its worker thread', () => {
     expect(inWorker.droppedQuotes).toBe(0);
   }, 60_000);
 
-  it('reuses its worker from one run to the next', async () => {
+  it('keeps its worker while runs follow one another, and lets it go when none is left', async () => {
     const sut = runner();
     const small = answers.slice(0, 500);
-    const first = await sut.analyze({ questions, answers: small }, { yielder: new Yielder() });
-    const second = await sut.analyze({ questions, answers: small }, { yielder: new Yielder() });
+    const upDuring: boolean[] = [];
+    const onProgress = () => void upDuring.push(sut.hasWorker);
+    // Queued together: the second runs in the worker the first leaves.
+    const [first, second] = await Promise.all([
+      sut.analyze({ questions, answers: small }, { yielder: new Yielder(), onProgress }),
+      sut.analyze({ questions, answers: small }, { yielder: new Yielder(), onProgress }),
+    ]);
     expect(second).toEqual(first);
     expect(first).toEqual(await analyzeOffline({ questions, answers: small }));
+    expect(upDuring.length).toBeGreaterThan(1);
+    expect(new Set(upDuring)).toEqual(new Set([true]));
+    expect(sut.hasWorker).toBe(false);
+    // A later run starts one again.
+    await expect(sut.analyze({ questions, answers: small }, { yielder: new Yielder() })).resolves.toEqual(first);
+    expect(sut.hasWorker).toBe(false);
   });
 
   it.each([
