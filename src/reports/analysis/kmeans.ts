@@ -97,9 +97,12 @@ export async function sphericalKMeans(
   const similarity = new Float64Array(rowCount);
   const sizes = new Int32Array(k);
 
+  // Indexed loops over `members`, not for-of: in an async function a typed array's iterator is not
+  // optimised away, and it allocated a result per row and iteration (150 MB over a large report).
   for (let iteration = 0; iteration < maxIterations; iteration++) {
     let changed = 0;
-    for (const row of members) {
+    for (let m = 0; m < members.length; m++) {
+      const row = members[m];
       let best = 0;
       let bestSimilarity = -Infinity;
       for (let c = 0; c < k; c++) {
@@ -116,7 +119,8 @@ export async function sphericalKMeans(
 
     centroids.fill(0);
     sizes.fill(0);
-    for (const row of members) {
+    for (let m = 0; m < members.length; m++) {
+      const row = members[m];
       const offset = assignment[row] * rows.dim;
       sizes[assignment[row]]++;
       for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) centroids[offset + rows.features[i]] += rows.weights[i];
