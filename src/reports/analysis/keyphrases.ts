@@ -22,16 +22,22 @@ export interface PhraseStat {
 /** A group's candidate phrases, by their term ids joined with commas. */
 export type PhraseCounts = Map<string, PhraseStat>;
 
-/** Counts distinct invites per key; it is fed answers grouped by invite, so one last-seen invite per key suffices. */
-class InviteCounter<K> {
-  private readonly slots = new Map<K, number>();
-  private readonly counts: number[] = [];
+/**
+ * Counts distinct invites per key; it is fed answers grouped by invite, so one last-seen invite per key
+ * suffices. Keys are numbers (a Map of strings or a generator over entries made most of a large
+ * report's phrase-counting garbage); slot `s` holds `keys[s]` and its `counts[s]`.
+ */
+class InviteCounter {
+  private readonly slots = new Map<number, number>();
+  readonly keys: number[] = [];
+  readonly counts: number[] = [];
   private readonly lastLinks: number[] = [];
 
-  add(key: K, link: number): void {
+  add(key: number, link: number): void {
     const slot = this.slots.get(key);
     if (slot === undefined) {
-      this.slots.set(key, this.counts.length);
+      this.slots.set(key, this.keys.length);
+      this.keys.push(key);
       this.counts.push(1);
       this.lastLinks.push(link);
     } else if (this.lastLinks[slot] !== link) {
@@ -40,13 +46,13 @@ class InviteCounter<K> {
     }
   }
 
-  count(key: K): number {
-    const slot = this.slots.get(key);
-    return slot === undefined ? 0 : this.counts[slot];
+  slotOf(key: number): number | undefined {
+    return this.slots.get(key);
   }
 
-  *entries(): Generator<[K, number]> {
-    for (const [key, slot] of this.slots) yield [key, this.counts[slot]];
+  count(key: number): number {
+    const slot = this.slots.get(key);
+    return slot === undefined ? 0 : this.counts[slot];
   }
 }
 
@@ -79,8 +85,8 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
   }
 
   const frequent = (id: number) => id !== RUN_BREAK && unigrams[id] >= minInvites;
-  // Pairs as numbers (safe while vocabulary² < 2⁵³); triples are few enough for string keys.
-  const bigrams = new InviteCounter<number>();
+  // Pairs as numbers, a * vocabulary + b (safe while vocabulary² < 2⁵³); triples as their pair's slot * vocabulary + c.
+  const bigrams = new InviteCounter();
   for (const d of order) {
     for (let i = starts[d]; i + 1 < starts[d + 1]; i++) {
       if (frequent(tokens[i]) && frequent(tokens[i + 1])) bigrams.add(tokens[i] * vocabulary + tokens[i + 1], links[d]);
@@ -88,11 +94,13 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
     if (yielder.due()) await yielder.giveWay();
   }
   const frequentPair = (a: number, b: number) => frequent(a) && frequent(b) && bigrams.count(a * vocabulary + b) >= minInvites;
-  const trigrams = new InviteCounter<string>();
+  const trigrams = new InviteCounter();
   for (const d of order) {
     for (let i = starts[d]; i + 2 < starts[d + 1]; i++) {
-      const [a, b, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
-      if (frequentPair(a, b) && frequentPair(b, c)) trigrams.add(`${a},${b},${c}`, links[d]);
+      const a = tokens[i];
+      const b = tokens[i + 1];
+      const c = tokens[i + 2];
+      if (frequentPair(a, b) && frequentPair(b, c)) trigrams.add(bigrams.slotOf(a * vocabulary + b)! * vocabulary + c, links[d]);
     }
     if (yielder.due()) await yielder.giveWay();
   }
@@ -100,8 +108,8 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
   // Only the phrases of the most invites are kept: the rest would hardly rank, and would cost memory.
   const histogram = new Int32Array(inviteCount + 1);
   for (let id = 0; id < vocabulary; id++) histogram[unigrams[id]]++;
-  for (const [, invites] of bigrams.entries()) histogram[invites]++;
-  for (const [, invites] of trigrams.entries()) histogram[invites]++;
+  for (const invites of bigrams.counts) histogram[invites]++;
+  for (const invites of trigrams.counts) histogram[invites]++;
   let floor = inviteCount;
   while (floor > minInvites && histogram[floor] === 0) floor--;
   for (let kept = histogram[floor]; floor > minInvites && kept + histogram[floor - 1] <= MAX_CANDIDATES; ) kept += histogram[--floor];
@@ -113,15 +121,20 @@ export async function countPhrases(corpus: Corpus, docs: readonly number[], yiel
     if (unigrams[id] >= floor) counts.set(String(id), { terms: [id], invites: unigrams[id] });
   }
   if (yielder.due()) await yielder.giveWay();
-  for (const [key, invites] of bigrams.entries()) {
-    if (invites < floor) continue;
-    const terms = [Math.floor(key / vocabulary), key % vocabulary];
+  const pairOf = (key: number) => [Math.floor(key / vocabulary), key % vocabulary];
+  bigrams.keys.forEach((key, slot) => {
+    const invites = bigrams.counts[slot];
+    if (invites < floor) return;
+    const terms = pairOf(key);
     counts.set(terms.join(','), { terms, invites });
-  }
+  });
   if (yielder.due()) await yielder.giveWay();
-  for (const [key, invites] of trigrams.entries()) {
-    if (invites >= floor) counts.set(key, { terms: key.split(',').map(Number), invites });
-  }
+  trigrams.keys.forEach((key, slot) => {
+    const invites = trigrams.counts[slot];
+    if (invites < floor) return;
+    const terms = [...pairOf(bigrams.keys[Math.floor(key / vocabulary)]), key % vocabulary];
+    counts.set(terms.join(','), { terms, invites });
+  });
   return counts;
 }
 
