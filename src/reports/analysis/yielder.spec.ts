@@ -29,6 +29,26 @@ describe('Yielder', () => {
     expect(Math.max(...gaps)).toBeLessThan(30);
   });
 
+  it('rests for restMs when it gives way, so that a busy loop takes about budget / (budget + rest) of a core', async () => {
+    const yielder = new Yielder(5, undefined, 15);
+    let busy = 0;
+    let spins = 0;
+    const started = performance.now();
+    while (performance.now() - started < 200) {
+      const from = performance.now();
+      // Busy until the budget is spent.
+      while (!yielder.due()) spins++;
+      busy += performance.now() - from;
+      await yielder.giveWay();
+    }
+    const share = busy / (performance.now() - started);
+    expect(yielder.yields).toBeGreaterThan(3);
+    expect(spins).toBeGreaterThan(0);
+    // 5 / (5 + 15) = 0.25; timers fire late rather than early, so the share can only be lower.
+    expect(share).toBeLessThan(0.4);
+    expect(share).toBeGreaterThan(0.05);
+  });
+
   it('stops the loop at its next turn once its signal is aborted', async () => {
     const stop = new AbortController();
     const yielder = new Yielder(0, stop.signal);

@@ -19,10 +19,15 @@ export class Yielder {
   /** How many times it gave way: lets tests see that a loop gives way. */
   yields = 0;
 
-  /** With `signal`: once it is aborted, the next turn given rejects with its reason, and the loop stops there. */
+  /**
+   * With `signal`: once it is aborted, the next turn given rejects with its reason, and the loop stops
+   * there. With `restMs`: each turn given lasts that long (a timer) rather than one turn of the event
+   * loop, so that the loop takes at most budget / (budget + rest) of a core.
+   */
   constructor(
     private readonly budgetMs: number = DEFAULT_YIELD_BUDGET_MS,
     private readonly signal?: AbortSignal,
+    private readonly restMs = 0,
   ) {}
 
   /** Whether the budget is spent: the loop should give way now. */
@@ -32,7 +37,7 @@ export class Yielder {
 
   /** A turn of the event loop; then the budget starts again (or, once the signal is aborted, its reason is thrown). */
   async giveWay(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => (this.restMs > 0 ? setTimeout(resolve, this.restMs) : setImmediate(resolve)));
     this.signal?.throwIfAborted();
     this.yields++;
     this.last = performance.now();
