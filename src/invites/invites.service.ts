@@ -15,8 +15,13 @@ import { InviteCountException, InviteNotFoundException, ProductMismatchException
 import { InviteRow, InvitesRepository } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Invites per query when a whole list is streamed: each carries its transcript. */
-const STREAM_CHUNK = 500;
+/**
+ * Invites per query when a whole list is streamed: each carries its transcript. What a chunk holds
+ * (and the next one, read meanwhile) is alive at the young generation's collections and promoted;
+ * 100 rather than 500 cut an unpaged list of 20,000 20-turn transcripts from 12-117 MB of RSS growth
+ * to 2-14 MB, with the same total time (about 1.0 s) and half the time to first byte (27 -> 13 ms).
+ */
+const STREAM_CHUNK = 100;
 
 /** An invite as the API shows it. */
 export function inviteDtoOf(r: InviteRow): InviteDto {
