@@ -122,7 +122,7 @@ describe('Paged lists (limit and cursor)', () => {
   it('streams an unpaged list longer than one chunk whole: every row once, in the order paging gives', async () => {
     const productID = await makeProduct(t, admin, { orgID: uniq('org') });
     const interviewID = await makeInterview(t, admin, productID);
-    // Invites are streamed 500 at a time: 1,203 rows make three chunks.
+    // Invites are streamed 100 at a time: 1,203 rows make thirteen chunks.
     for (const count of [1000, 203]) await t.http.get('/v1/invites/createInvites').query({ interviewID, count }).set(bearer(admin)).expect(200);
     const res = await t.http.get('/v1/invites/getList').query({ interviewID }).set(bearer(admin));
     expect(res.status).toBe(200);

@@ -58,6 +58,11 @@ describe(exportBody.name, () => {
     );
   });
 
+  it('quotes a free-text cell that starts or ends with a space, so that no importer trims it', async () => {
+    const record = (await text(exportBody(pages([row({ answer: ' padded ' })]), 'csv'))).split('\r\n')[1];
+    expect(record).toContain(',2," padded ",false,');
+  });
+
   it('writes the header alone for an interview without answers', async () => {
     expect(await text(exportBody(pages(), 'csv'))).toBe(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`);
   });

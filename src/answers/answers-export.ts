@@ -51,7 +51,7 @@ const CRLF = '\r\n';
 const CSV: Papa.UnparseConfig = { header: false, newline: CRLF, quoteChar: '"', escapeChar: '"', delimiter: ',', escapeFormulae: false };
 
 /** Records as CSV text, each ended by CRLF. */
-export function csvText(records: readonly (readonly unknown[])[]): string {
+function csvText(records: readonly (readonly unknown[])[]): string {
   return records.length === 0 ? '' : Papa.unparse(records as unknown[][], CSV) + CRLF;
 }
 

@@ -98,6 +98,17 @@ export class KeysetList<R extends KeysetRow> {
     return { rows, next: encodeCursor(rawDate(last.createdAt), this.q.idOf(last)) };
   }
 
+  /** Every page of up to `perPage` rows after `cursor` (from it, with `fromCursor`), one query each, read as they are taken. */
+  async *pages(perPage: number, cursor?: string, fromCursor = false): AsyncGenerator<R[]> {
+    for (;;) {
+      const page = await this.page(perPage, cursor, fromCursor);
+      yield page.rows;
+      if (page.next === undefined) return;
+      cursor = page.next;
+      fromCursor = false;
+    }
+  }
+
   /**
    * How many rows the list has, counting no further than `max`. Selects no column: the rows' own
    * columns (transcripts) would be read for nothing, where the index alone can answer.

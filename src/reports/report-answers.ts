@@ -1,5 +1,4 @@
 import { chunkOf } from '../answers/answer-chunks';
-import type { KeysetList } from '../common/keyset';
 import type { AnswerSourceRow } from '../invites/invites.repository';
 import type { AnalysisAnswer, AnalysisResult, Quote, ReportResult } from './analysis/analysis.types';
 import { isVerbatimQuote } from './analysis/quotes';
@@ -22,17 +21,6 @@ export async function gatherHere(
     await gathered.add(rows, run.yielder);
   }
   return gathered;
-}
-
-/** The interview's invites that hold answers, a page of `perPage` at a time, as the database gives them. */
-export async function* pagesOf(list: KeysetList<AnswerSourceRow>, perPage: number): AsyncGenerator<AnswerSourceRow[]> {
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await list.page(perPage, cursor);
-    yield page.rows;
-    if (page.next === undefined) return;
-    cursor = page.next;
-  }
 }
 
 const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));

@@ -1,23 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { ANSWER_SOURCES_PER_READ } from '../answers/answer-chunks';
 import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';
 import type { InviteCounts, ReportResult } from './analysis/analysis.types';
 import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
-import { gatherHere, pagesOf, type AnswerInsights } from './report-answers';
+import { gatherHere, type AnswerInsights } from './report-answers';
 
 /** How a run goes: progress (answers analysed, of all), and the signal that stops it. */
 export interface BuildRun {
   onProgress(done: number, total: number): void;
   signal: AbortSignal;
 }
-
-/**
- * Invites per read while a report gathers its answers: where they are parsed in the service's thread
- * (a model analyst), a read's transcripts are parsed in one go, and at this size that stays around a
- * millisecond, so requests served meanwhile barely wait.
- */
-const INVITES_PER_READ = 50;
 
 /**
  * Makes a report's result: the interview's invites counted, its answers read (those stored up to
@@ -38,7 +32,7 @@ export class ReportBuilder {
     const tally = await this.invites.tally(interviewID);
     run.onProgress(0, tally.answers);
 
-    const pages = pagesOf(this.invites.answerSources(interviewID, { withPerson: false }), INVITES_PER_READ);
+    const pages = this.invites.answerSources(interviewID, { withPerson: false }).pages(ANSWER_SOURCES_PER_READ);
     const yielder = new Yielder(undefined, run.signal);
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
     let insights: AnswerInsights;
