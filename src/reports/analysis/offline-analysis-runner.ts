@@ -172,7 +172,6 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
     run.signal?.throwIfAborted();
     if (this.stopped) throw new AnalysisWorkerError('the offline analysis cannot start: the service is stopping');
     const worker = (this.worker ??= this.start(file));
-    worker.ref();
     let settle!: { resolve: (result: T) => void; reject: (error: unknown) => void };
     const outcome = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
     // Once the outcome is known (a crash, an abort), sending stops: no more pages are read for nothing.
@@ -226,8 +225,6 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
     } finally {
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       run.signal?.removeEventListener('abort', onAbort);
-      // An idle worker must not keep the process alive.
-      worker.unref();
     }
   }
 
