@@ -58,6 +58,22 @@ describe(exportBody.name, () => {
     );
   });
 
+  it.each([
+    ['leading spaces', '   =HYPERLINK(1)'],
+    ['a leading tab', '\t=1+1'],
+    ['a leading no-break space', '\u00a0+1+1'],
+    ['an ideographic space', '\u3000-2+3'],
+    ['a line break first', '\n@SUM(1)'],
+  ])('prefixes a cell whose first character that is not whitespace starts a formula (%s)', async (_case, answer) => {
+    const record = (await text(exportBody(pages([row({ answer })]), 'csv'))).split('\r\n').slice(1, -1).join('\r\n');
+    expect(record).toContain(`'${answer}`);
+  });
+
+  it('leaves text with =, +, - or @ after its first word as it is', async () => {
+    const record = (await text(exportBody(pages([row({ answer: 'a = b + c - d @ e' })]), 'csv'))).split('\r\n')[1];
+    expect(record).toContain(',2,a = b + c - d @ e,false,');
+  });
+
   it('quotes a free-text cell that starts or ends with a space, so that no importer trims it', async () => {
     const record = (await text(exportBody(pages([row({ answer: ' padded ' })]), 'csv'))).split('\r\n')[1];
     expect(record).toContain(',2," padded ",false,');

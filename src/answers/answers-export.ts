@@ -26,9 +26,14 @@ export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
 /** Cells people wrote, which a spreadsheet program could take for a formula. */
 const FREE_TEXT = new Set<keyof ExportRow>(['question', 'answer', 'name', 'email', 'occupation']);
 
-/** A cell that starts like a formula (=, +, -, @, a tab, a carriage return), prefixed with ' so spreadsheets show it as text (OWASP CSV injection). */
+/**
+ * A cell that starts like a formula, prefixed with ' so spreadsheets show it as text (OWASP CSV
+ * injection): its first character that is not whitespace (spaces, tabs, no-break and other Unicode
+ * spaces, line breaks) is =, +, - or @, since some spreadsheet programs skip leading whitespace before
+ * they look for a formula; or it starts with a tab or a carriage return.
+ */
 export function neutralised(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^\s*[=+\-@]|^[\t\r]/u.test(text) ? `'${text}` : text;
 }
 
 /** One CSV record: free text neutralised, null empty, the rest as it is. */
