@@ -9,38 +9,41 @@ import { sqlDate } from '../src/database/column-types';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { migrations } from '../src/database/migrations';
 import { Insights1764000000000 } from '../src/database/migrations/1764000000000-insights';
+import { ExactIdentifiers1767000000000 } from '../src/database/migrations/1767000000000-exact-identifiers';
 
 /**
  * Migrations run on databases that hold data: each is tried on a fresh database of the run's engine
  * migrated to just before it, with rows as the service wrote them then.
  */
 describe(`Migrations on existing data (${ENGINE})`, () => {
-  let url: string;
-  let cleanup: () => Promise<void>;
+  const cleanups: (() => Promise<void>)[] = [];
 
-  beforeAll(async () => {
+  /** A new empty database of the run's engine: its URL (dropped after the suite). */
+  async function newDatabase(): Promise<string> {
     if (ENGINE === 'sqlite') {
       const dir = mkdtempSync(join(tmpdir(), 'irs-migrations-'));
-      url = `sqlite:${join(dir, 'm.sqlite')}`;
-      cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      return;
+      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+      return `sqlite:${join(dir, 'm.sqlite')}`;
     }
     const server = new URL(process.env.DATABASE_URL!.replace(/^mariadb:/i, 'mysql:'));
-    const database = `irs_migrations_${process.pid}_${Date.now()}`;
+    const database = `irs_migrations_${process.pid}_${Date.now()}_${cleanups.length}`;
     const admin = await createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
     await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    server.pathname = `/${database}`;
-    url = server.toString();
-    cleanup = async () => {
+    cleanups.push(async () => {
       await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
       await admin.end();
-    };
+    });
+    server.pathname = `/${database}`;
+    return server.toString();
+  }
+
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup();
   });
 
-  afterAll(() => cleanup());
-
-  /** A DataSource on the test database with the migrations up to (not including) `before`. */
+  /** A DataSource on a new database with the migrations up to (not including) `before`. */
   async function migratedUpTo(before: (typeof migrations)[number]): Promise<DataSource> {
+    const url = await newDatabase();
     const options = buildDataSourceOptions({ ...loadConfig({ ...process.env, DATABASE_URL: url }), migrationsRun: false });
     const db = new DataSource({ ...options, migrations: migrations.slice(0, migrations.indexOf(before)) });
     await db.initialize();
@@ -90,6 +93,32 @@ describe(`Migrations on existing data (${ENGINE})`, () => {
       answers: 2,
       meta: [start, start, null, null, null, null].map((at) => ({ at, questionIndex: null })),
     });
+    await db.destroy();
+  });
+
+  it('ExactIdentifiers: "orgB " no longer finds orgB\'s rows; data, keys and foreign keys survive, and down reverses it', async () => {
+    const db = await migratedUpTo(ExactIdentifiers1767000000000);
+    const now = sqlDate(new Date('2026-11-20T10:05:00.000Z'));
+    await db.query("INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES ('p1', 'Acme', 'orgB', ?, ?)", [now, now]);
+    await db.query("INSERT INTO interviews (id, product_id, name, interviewer, created_at, updated_at) VALUES ('i1', 'p1', 'Study', 'default', ?, ?)", [now, now]);
+    const padded = async () => (await db.query("SELECT id FROM products WHERE org_id = 'orgB '")).length;
+    // Before: MySQL/MariaDB pad trailing spaces in utf8mb4_bin, which is the hole this migration closes.
+    expect(await padded()).toBe(ENGINE === 'mysql' ? 1 : 0);
+
+    await new ExactIdentifiers1767000000000().up(db.createQueryRunner());
+
+    expect(await padded()).toBe(0);
+    await expect(db.query("SELECT id FROM products WHERE org_id = 'orgB'")).resolves.toEqual([{ id: 'p1' }]);
+    await expect(db.query("SELECT id FROM interviews WHERE product_id = 'p1'")).resolves.toEqual([{ id: 'i1' }]);
+    await expect(
+      db.query("INSERT INTO interviews (id, product_id, name, interviewer, created_at, updated_at) VALUES ('i2', 'no-such-product', 'x', 'default', ?, ?)", [now, now]),
+    ).rejects.toThrow(/foreign key/i);
+    if (ENGINE === 'mysql') {
+      await expect(db.query("SELECT TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME = 'utf8mb4_bin'")).resolves.toEqual([]);
+      await new ExactIdentifiers1767000000000().down(db.createQueryRunner());
+      expect(await padded()).toBe(1);
+      await expect(db.query("SELECT id FROM interviews WHERE product_id = 'p1'")).resolves.toEqual([{ id: 'i1' }]);
+    }
     await db.destroy();
   });
 });

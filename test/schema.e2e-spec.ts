@@ -71,6 +71,21 @@ describe(`database schema (${ENGINE})`, () => {
     await expect(db.query('SELECT id FROM products WHERE org_id = ?', [org])).resolves.toEqual([{ id: `${org}-p` }]);
   });
 
+  it('compares identifiers without padding: "orgB " is not orgB, on every engine', async () => {
+    const now = '2026-01-01 00:00:00.000';
+    const org = `schema-pad-${Date.now()}`;
+    await db.query('INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [`${org}-p`, 'p', org, now, now]);
+    await expect(db.query('SELECT id FROM products WHERE org_id = ?', [`${org} `])).resolves.toEqual([]);
+    await expect(db.query('SELECT id FROM products WHERE id = ?', [`${org}-p `])).resolves.toEqual([]);
+    await expect(db.query('SELECT id FROM products WHERE org_id = ?', [org])).resolves.toEqual([{ id: `${org}-p` }]);
+  });
+
+  onMysql('gives no column a collation that pads trailing spaces where it is binary (identifiers use the NO PAD one)', async () => {
+    await expect(db.query("SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME = 'utf8mb4_bin'")).resolves.toEqual([]);
+    const exact: { c: string }[] = await db.query("SELECT COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'products' AND COLLATION_NAME IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin') ORDER BY COLUMN_NAME");
+    expect(exact.map((r) => r.c)).toEqual(['id', 'org_id', 'user_id']);
+  });
+
   it('keeps 4-byte characters and a transcript larger than 64 KB intact', async () => {
     const text = `🧪 ${'ü'.repeat(40_000)} 😀`;
     const id = `schema-long-${Date.now()}`;

@@ -1,4 +1,4 @@
-import type { ColumnType, EntityManager, ValueTransformer } from 'typeorm';
+import type { ColumnType, EntityManager, QueryRunner, ValueTransformer } from 'typeorm';
 import { ENGINE } from '../config/engine';
 
 /**
@@ -13,10 +13,40 @@ export const LONG_TEXT: ColumnType = MYSQL ? 'mediumtext' : 'text';
 /**
  * Identifiers and owner references compare byte for byte. MySQL's default collations are
  * case-insensitive: org "acme" would match "ACME" (another organization's data) and linkIDs would
- * lose entropy. SQLite compares binary already. utf8mb4_bin rather than ascii_bin: comparing an
- * ascii column with a utf8mb4 parameter makes MySQL convert the column and skip its index.
+ * lose entropy; its binary collation utf8mb4_bin still pads trailing spaces ("orgB " = "orgB"). Such
+ * columns get the server's NO PAD binary collation, which only the server can name (MariaDB
+ * utf8mb4_nopad_bin, MySQL 8 utf8mb4_0900_bin): migrations ask it (identifierCollation), and the
+ * schema test checks that no column pads. utf8mb4 rather than ascii: comparing an ascii column with a
+ * utf8mb4 parameter makes MySQL convert the column and skip its index. SQLite compares binary already.
  */
-export const EXACT_TEXT = MYSQL ? ({ charset: 'utf8mb4', collation: 'utf8mb4_bin' } as const) : {};
+export const EXACT_TEXT = MYSQL ? ({ charset: 'utf8mb4' } as const) : {};
+
+/** The binary collation that pads trailing spaces: what identifier columns had before ExactIdentifiers1767000000000. */
+export const PADDED_BINARY_COLLATION = 'utf8mb4_bin';
+
+/** The NO PAD binary collations, in order of preference: MySQL 8's, then MariaDB's (10.2 and later). */
+const NO_PAD_BINARY_COLLATIONS = ['utf8mb4_0900_bin', 'utf8mb4_nopad_bin'];
+
+/** The collation for identifier columns on this MySQL/MariaDB server: binary and NO PAD. */
+export async function identifierCollation(queryRunner: QueryRunner): Promise<string> {
+  const rows: { name: string }[] = await queryRunner.query(
+    `SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN (${NO_PAD_BINARY_COLLATIONS.map(() => '?').join(', ')})`,
+    NO_PAD_BINARY_COLLATIONS,
+  );
+  const found = NO_PAD_BINARY_COLLATIONS.find((name) => rows.some((row) => row.name === name));
+  if (!found) throw new Error(`the database server has no NO PAD binary collation (${NO_PAD_BINARY_COLLATIONS.join(' or ')}): MySQL 8.0 or MariaDB 10.2 and later are needed`);
+  return found;
+}
+
+/**
+ * Column options for an identifier column in a migration (TypeORM's Table API): utf8mb4 with the
+ * server's NO PAD binary collation on MySQL/MariaDB, nothing on SQLite.
+ */
+export async function exactColumnOptions(queryRunner: QueryRunner): Promise<{ charset?: string; collation?: string }> {
+  const type = queryRunner.connection.driver.options.type;
+  if (type !== 'mysql' && type !== 'mariadb') return {};
+  return { charset: 'utf8mb4', collation: await identifierCollation(queryRunner) };
+}
 
 /** Millisecond timestamps on both engines (SQLite stores them as ISO-like text). */
 export const TIMESTAMP = { type: 'datetime', precision: 3 } as const;
