@@ -188,6 +188,24 @@ describe("Interviewees' data: erasure and export", () => {
     expect((await get('/v1/participants/getErasures', { userID }, own)).body.result).toEqual([expect.objectContaining({ by: 'e2e scoped', invites: 1 })]);
   });
 
+  it('trims an address in the room and in participants routes: " Bob@Example.com " is Bob, and his case is kept', async () => {
+    const orgID = uniq('org');
+    const productID = await makeProduct(t, admin, { orgID });
+    const interviewID = await makeInterview(t, admin, productID, { guidelines: GUIDELINES });
+    const [linkID] = await links(interviewID, 1);
+    const address = `Bob.${uniq('b').slice(2)}@Example.com`;
+    await interview(linkID, 'Bob Builder', `  ${address}\u00a0`, ['I write all of my building site notes in it every single day.', 'An offline search would help me a lot when I am on site.']);
+    expect((await get('/v1/invites/getOne', { linkID })).body.result.userInfo.email).toBe(address);
+
+    const exported = await post('/v1/participants/export', { email: ` ${address.toLowerCase()}\t`, orgID });
+    expect(exported.status).toBe(200);
+    expect(exported.body.result.email).toBe(address.toLowerCase());
+    expect(exported.body.result.invites.map((i: { linkID: string }) => i.linkID)).toEqual([linkID]);
+    const erased = await post('/v1/participants/erase', { email: ` ${address} `, orgID });
+    expect(erased.body.result).toMatchObject({ invites: 1, profiles: 1 });
+    expect((await get('/v1/invites/getOne', { linkID })).body.result.userInfo).toBeNull();
+  });
+
   it('refuses another owner (403), two owners or none (400), and a bad address (400), writing nothing', async () => {
     const orgID = uniq('org');
     const mine = await scopedToken(t, { orgID });

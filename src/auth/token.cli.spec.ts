@@ -24,6 +24,15 @@ describe(parseArgs.name, () => {
       });
     });
 
+    it.each([
+      ['--org', 'orgB '],
+      ['--org', ' orgB'],
+      ['--user', 'u\u00a0'],
+    ])('refuses %s %j: identifiers with whitespace at an end are refused, not trimmed', (flag, value) => {
+      expect(() => parseArgs(['create', flag, value])).toThrow(UsageError);
+      expect(() => parseArgs(['create', flag, value])).toThrow(`${flag} must not start or end with whitespace`);
+    });
+
     it('reads --admin', () => {
       expect(parseArgs(['create', '--admin'])).toEqual({ command: 'create', admin: true });
       expect(parseArgs(['create', '--admin', '--name', 'ops'])).toEqual({ command: 'create', admin: true, name: 'ops' });

@@ -1,6 +1,7 @@
 import '../config/load-env';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../config/app-config';
+import { hasEdgeWhitespace } from '../common/validation';
 import { ConfigError } from '../config/config-error';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { ApiToken } from './api-token.entity';
@@ -37,8 +38,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (v === undefined || v.startsWith('--') || v.trim() === '' || v.length > 100) throw new UsageError(`${arg} needs a value (1 to 100 characters)\n\n${USAGE}`);
       return v;
     };
-    if (arg === '--org') parsed.org = value();
-    else if (arg === '--user') parsed.user = value();
+    const id = (): string => {
+      const v = value();
+      if (hasEdgeWhitespace(v)) throw new UsageError(`${arg} must not start or end with whitespace: identifiers are compared exactly\n\n${USAGE}`);
+      return v;
+    };
+    if (arg === '--org') parsed.org = id();
+    else if (arg === '--user') parsed.user = id();
     else if (arg === '--name') parsed.name = value();
     else if (arg === '--admin') parsed.admin = true;
     else if (command === 'revoke' && parsed.id === undefined && !arg.startsWith('--')) parsed.id = arg;

@@ -106,6 +106,12 @@ describe(TokensService.name, () => {
       await expect(sut.create({ orgID: null, userID: null, name: 'x' })).rejects.toThrow(/orgID and\/or a userID/);
       expect(repo.insert).not.toHaveBeenCalled();
     });
+
+    it('refuses a scope with whitespace at either end and stores nothing', async () => {
+      await expect(sut.create({ orgID: 'orgB ' })).rejects.toThrow('orgID must not start or end with whitespace');
+      await expect(sut.create({ orgID: 'orgB', userID: '\u00a0u' })).rejects.toThrow('userID must not start or end with whitespace');
+      expect(repo.insert).not.toHaveBeenCalled();
+    });
   });
 
   describe('verify', () => {

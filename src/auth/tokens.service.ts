@@ -7,6 +7,7 @@ import { uuidv7 } from '../common/ids';
 import { ApiToken } from './api-token.entity';
 import type { Principal } from './principal';
 import { TOKEN_PATTERN, TokenCache, hashToken } from './token-cache';
+import { hasEdgeWhitespace } from '../common/validation';
 
 export const TOKEN_PREFIX = 'irs_';
 
@@ -53,6 +54,10 @@ export class TokensService {
     const isAdmin = input.isAdmin ?? false;
     if (!isAdmin && !input.orgID && !input.userID) {
       throw new Error('a scoped token needs an orgID and/or a userID');
+    }
+    for (const [field, value] of [['orgID', input.orgID], ['userID', input.userID]] as const) {
+      // A scope is compared exactly with the records' owners: "orgB " must never become a second name for orgB.
+      if (value && hasEdgeWhitespace(value)) throw new Error(`${field} must not start or end with whitespace`);
     }
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const row = this.tokens.create({

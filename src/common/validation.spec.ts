@@ -141,6 +141,26 @@ describe('the global ValidationPipe (createValidationPipe)', () => {
     it('rejects unknown query parameters, naming them', async () => {
       await expect(messageOf(sut.transform({ productID: 'p1', debug: '1' }, QUERY))).resolves.toBe('unknown field "debug" is not allowed');
     });
+
+    it.each(['p1 ', ' p1', '\tp1', 'p1\n', 'p1\u00a0', '\u3000p1', 'p1\ufeff'])('rejects the identifier %j, which has whitespace at an end', async (productID) => {
+      await expect(messageOf(sut.transform({ productID }, QUERY))).resolves.toBe('productID must not start or end with whitespace');
+    });
+
+    it('accepts whitespace inside an identifier: only the ends are refused', async () => {
+      await expect(sut.transform({ productID: 'p 1' }, QUERY)).resolves.toEqual({ productID: 'p 1' });
+    });
+  });
+
+  describe('owner identifiers in a body', () => {
+    it.each(['orgID', 'userID'])('refuses %s with a trailing or a leading space, or a no-break space', async (field) => {
+      for (const value of ['orgB ', ' orgB', 'orgB\u00a0']) {
+        await expect(messageOf(body({ name: 'n', [field]: value }))).resolves.toBe(`${field} must not start or end with whitespace`);
+      }
+    });
+
+    it('keeps the case of an owner as given: identifiers compare exactly', async () => {
+      await expect(body({ name: 'n', orgID: 'ORGB' })).resolves.toMatchObject({ orgID: 'ORGB' });
+    });
   });
 
   describe('other parameters', () => {

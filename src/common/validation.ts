@@ -17,7 +17,7 @@ import {
   registerDecorator,
   validateSync,
 } from 'class-validator';
-import { isHttpUrl } from './http-url';
+import { isHttpUrl, isRedirectUrl } from './http-url';
 import { COMMON_LIMITS } from './limits';
 
 /**
@@ -105,6 +105,38 @@ export function IsEmailAddress(): PropertyDecorator {
   return applyDecorators(IsCleanText(), IsEmail({}, { message: '$property must be an email address, like name@example.com' }));
 }
 
+/**
+ * An e-mail address as a person types it: trimmed (spaces around an address are not part of it, and a
+ * pasted address often carries them) before it is checked and stored; its case is kept.
+ */
+export function TrimmedEmailAddress(): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    IsEmailAddress(),
+  );
+}
+
+/**
+ * An identifier is compared exactly, so one that starts or ends with whitespace (any Unicode space, the
+ * no-break space included) is refused rather than stored: `"orgB "` would be another organization to our
+ * code, and the same one to a database that pads trailing spaces.
+ */
+export function IsTrimmedId(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isTrimmedId',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: '$property must not start or end with whitespace', ...options },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || !hasEdgeWhitespace(value) },
+    });
+}
+
+/** True when the text starts or ends with whitespace: JavaScript's \s covers every Unicode space separator and the BOM. */
+export function hasEdgeWhitespace(value: string): boolean {
+  return /^\s|\s$/u.test(value);
+}
+
 export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -113,6 +145,18 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
       propertyName: propertyName as string,
       options: { message: '$property must contain a non-whitespace character', ...options },
       validator: { validate: (value: unknown) => typeof value !== 'string' || /\S/.test(value) },
+    });
+}
+
+/** Where the service sends a person: absolute https, no credentials (isRedirectUrl). */
+export function IsRedirectUrl(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isRedirectUrl',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: '$property must be an absolute https URL without credentials (no user:password@)', ...options },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || isRedirectUrl(value) },
     });
 }
 
@@ -204,7 +248,7 @@ export function RequiredUrl(description: string, example: string): PropertyDecor
  * pre-fill it, and an id that exists nowhere only answers 404; the description says where to get one.
  */
 export function RequiredId(description: string): PropertyDecorator {
-  return RequiredText({ description, max: COMMON_LIMITS.idInput });
+  return applyDecorators(RequiredText({ description, max: COMMON_LIMITS.idInput }), IsTrimmedId());
 }
 
 /**
@@ -218,7 +262,16 @@ export function OptionalId(description: string, max: number = COMMON_LIMITS.idIn
     IsString({ message: '$property must be a string, given once' }),
     Length(1, max, { message: `$property must be 1 to ${max} characters long` }),
     IsCleanText(),
+    IsTrimmedId(),
   );
+}
+
+/**
+ * The owner of a record in a body (orgID, userID): optional, null clears it (where the resource allows),
+ * refused with whitespace at either end like every identifier.
+ */
+export function OptionalOwnerId(description: string, example: string): PropertyDecorator {
+  return applyDecorators(OptionalText({ description, example, max: COMMON_LIMITS.ownerId }), IsTrimmedId());
 }
 
 /** An optional whole number from the query string, `minimum` (1 unless said) to `maximum` (no example: see OptionalId). */

@@ -16,4 +16,9 @@ describe(completionRedirect.name, () => {
     expect(completionRedirect('javascript:alert(1)', 'completed')).toBeNull();
     expect(completionRedirect('not a url', 'completed')).toBeNull();
   });
+
+  it('is null for a stored URL that carries credentials', () => {
+    expect(completionRedirect('https://user:pw@panel.example/done', 'completed')).toBeNull();
+    expect(completionRedirect('https://user@panel.example/done', 'completed')).toBeNull();
+  });
 });

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { COMMON_LIMITS } from '../../common/limits';
-import { IsCleanText, IsHttpUrl, OptionalText, RequiredId, RequiredText } from '../../common/validation';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsCleanText, IsRedirectUrl, OptionalOwnerId, OptionalText, RequiredId, RequiredText } from '../../common/validation';
 import { INTERVIEW_LANGUAGES } from '../../languages/languages';
 import { INTERVIEW_LIMITS } from '../interview.limits';
 
@@ -37,14 +36,13 @@ function OptionalHttpsUrl(): PropertyDecorator {
       example: 'https://panel.example/complete?pid=4711',
       description:
         'Where the room sends the interviewee when the interview ends (a panel provider\'s completion URL), with `status=completed` or `status=abandoned` ' +
-        'added to its query. Absolute https only; never carries the linkID, and the page sends no Referer. null clears it.',
+        'added to its query. Absolute https only, without credentials (`user:pw@`); never carries the linkID, and the page sends no Referer. null clears it.',
     }),
     IsOptional(),
     IsString({ message: '$property must be a string' }),
     MaxLength(max, { message: `$property must be at most ${max} characters long` }),
     IsCleanText(),
-    IsHttpUrl({ message: '$property must be an absolute https URL' }),
-    Matches(/^https:\/\//i, { message: '$property must be an absolute https URL' }),
+    IsRedirectUrl(),
   );
 }
 
@@ -66,7 +64,7 @@ export class CreateInterviewDto {
   })
   guidelines?: string | null;
 
-  @OptionalText({ description: 'User associated with the interview.', example: 'user_42', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId('User associated with the interview.', 'user_42')
   userID?: string | null;
 
   @OptionalLanguage()

@@ -1,6 +1,6 @@
 import { OmitType } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { OptionalText, PatchRequiredText, RequiredId } from '../../common/validation';
+import { IsTrimmedId, OptionalText, PatchRequiredText, RequiredId } from '../../common/validation';
 import { INTERVIEW_LIMITS } from '../interview.limits';
 import { CreateInterviewDto } from './create-interview.dto';
 
@@ -14,6 +14,7 @@ export class UpdateInterviewDto extends OmitType(CreateInterviewDto, ['productID
     example: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b',
     max: COMMON_LIMITS.idInput,
   })
+  @IsTrimmedId()
   productID?: string;
 
   @PatchRequiredText({ description: 'New name of the interview.', example: 'Onboarding friction, Q1', max: INTERVIEW_LIMITS.name, notBlank: true })

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, MaxLength } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { IsEmailAddress, OptionalId, OptionalText } from '../../common/validation';
+import { OptionalId, OptionalOwnerId, TrimmedEmailAddress } from '../../common/validation';
 import { PARTICIPANT_LIMITS } from '../participants.limits';
 
 const OWNER =
@@ -20,13 +20,13 @@ export class PersonDto {
   })
   @IsDefined({ message: 'email is required' })
   @MaxLength(PARTICIPANT_LIMITS.email, { message: `email must be at most ${PARTICIPANT_LIMITS.email} characters long` })
-  @IsEmailAddress()
+  @TrimmedEmailAddress()
   email: string;
 
-  @OptionalText({ description: `The owning organization. ${OWNER}`, example: 'org_acme', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId(`The owning organization. ${OWNER}`, 'org_acme')
   orgID?: string | null;
 
-  @OptionalText({ description: `The owning user. ${OWNER}`, example: 'user_42', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId(`The owning user. ${OWNER}`, 'user_42')
   userID?: string | null;
 }
 

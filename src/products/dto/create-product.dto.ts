@@ -1,5 +1,4 @@
-import { COMMON_LIMITS } from '../../common/limits';
-import { OptionalText, OptionalUrl, RequiredText } from '../../common/validation';
+import { OptionalOwnerId, OptionalText, OptionalUrl, RequiredText } from '../../common/validation';
 import { PRODUCT_LIMITS } from '../product.limits';
 
 export class CreateProductDto {
@@ -9,10 +8,10 @@ export class CreateProductDto {
   @OptionalText({ description: 'Detailed description of the product.', example: 'A note-taking app for research teams.', max: PRODUCT_LIMITS.desc })
   desc?: string | null;
 
-  @OptionalText({ description: 'Owning organization. At least one of orgID and userID is required.', example: 'org_acme', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId('Owning organization. At least one of orgID and userID is required. Compared exactly: no whitespace at either end.', 'org_acme')
   orgID?: string | null;
 
-  @OptionalText({ description: 'Owning user. At least one of orgID and userID is required.', example: 'user_42', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId('Owning user. At least one of orgID and userID is required. Compared exactly: no whitespace at either end.', 'user_42')
   userID?: string | null;
 
   @OptionalUrl('Link to the product page, where one exists.', 'https://acme.example/notes')

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Equals, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { LANGUAGE_TAGS } from '../../languages/languages';
-import { IsEmailAddress, OptionalText, RequiredText } from '../../common/validation';
+import { TrimmedEmailAddress, OptionalText, RequiredText } from '../../common/validation';
 import { ROOM_LIMITS } from '../room.limits';
 
 export class StartInterviewDto {
@@ -12,7 +12,7 @@ export class StartInterviewDto {
   @ApiProperty({ type: String, format: 'email', maxLength: ROOM_LIMITS.email, example: 'ada@example.com', description: 'Finds the same profile when this person is interviewed again.' })
   @IsDefined({ message: 'email is required' })
   @MaxLength(ROOM_LIMITS.email, { message: `email must be at most ${ROOM_LIMITS.email} characters long` })
-  @IsEmailAddress()
+  @TrimmedEmailAddress()
   email: string;
 
   @OptionalText({ description: 'What the interviewee does for a living (optional).', example: 'Analyst', max: ROOM_LIMITS.occupation })

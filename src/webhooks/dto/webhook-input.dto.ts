@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { OptionalId, OptionalText, RequiredId, RequiredUrl } from '../../common/validation';
+import { OptionalId, OptionalOwnerId, RequiredId, RequiredUrl } from '../../common/validation';
 import { WEBHOOK_EVENTS, WebhookEventType } from '../webhooks.limits';
 
 const EVENTS_RULE = `events must list 1 to ${WEBHOOK_EVENTS.length} different event types of ${WEBHOOK_EVENTS.join(', ')} (leave it out for all)`;
@@ -33,10 +33,10 @@ export class CreateWebhookDto {
   @IsArray({ message: EVENTS_RULE })
   events?: WebhookEventType[] | null;
 
-  @OptionalText({ description: 'Owning organization: the endpoint receives the events of its products. At least one of orgID and userID is required.', example: 'org_acme', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId('Owning organization: the endpoint receives the events of its products. At least one of orgID and userID is required.', 'org_acme')
   orgID?: string | null;
 
-  @OptionalText({ description: 'Owning user: the endpoint receives the events of their products. At least one of orgID and userID is required.', example: 'user_42', max: COMMON_LIMITS.ownerId })
+  @OptionalOwnerId('Owning user: the endpoint receives the events of their products. At least one of orgID and userID is required.', 'user_42')
   userID?: string | null;
 }
 
