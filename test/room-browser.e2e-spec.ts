@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from 'playwright-core';
 import { InviteLifecycleService } from '../src/invites/invite-lifecycle.service';
-import { ROOM_CSP } from '../src/room/room-page';
 import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
 import { Browser, PHONE, describeInBrowser, launchBrowser } from './helpers/browser';
 import { makeInterview, makeProduct } from './helpers/factories';
@@ -138,7 +137,12 @@ describeInBrowser('The interview room at /i/{linkID}, in a phone-sized browser',
   async function open(linkID: string, expectedStatus = 200): Promise<void> {
     const res = await page.goto(`${baseUrl}/i/${linkID}`, { waitUntil: 'load' });
     expect(res?.status()).toBe(expectedStatus);
-    expect(res?.headers()['content-security-policy']).toBe(ROOM_CSP);
+    const csp = res?.headers()['content-security-policy'] ?? '';
+    // Images from the room itself and from the product image's own origin, never from any host.
+    // (An unknown link's page shows no product, so it allows no other origin.)
+    const origin = expectedStatus === 404 ? '' : ` ${new URL(imageUrl).origin}`;
+    expect(csp.split('; ').find((d) => d.startsWith('img-src'))).toBe(`img-src 'self' data:${origin}`);
+    expect(csp).toContain("default-src 'self'; script-src 'self'; style-src 'self'");
   }
 
   const answerBox = () => page.getByLabel('Your answer');
@@ -203,6 +207,19 @@ describeInBrowser('The interview room at /i/{linkID}, in a phone-sized browser',
         return img !== null && img.complete === true && (img.naturalWidth ?? 0) > 0;
       });
       expect(imageRequests).toBeGreaterThan(0);
+
+      // An image of another origin (the same server under another name) is refused by the browser.
+      const before = imageRequests;
+      const otherOrigin = imageUrl.replace('127.0.0.1', 'localhost');
+      const refused = page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('CSP violation: img-src'));
+      await page.evaluate((src) => {
+        const img = document.createElement('img') as PageElement & { src: string };
+        img.src = src;
+        document.body.appendChild(img);
+      }, otherOrigin);
+      await refused;
+      expect(imageRequests).toBe(before);
+      browser!.errors.length = 0;
 
       expect(await bodyText()).toContain('conducted by an automated interviewer');
       await expect(page.getByLabel('Name', { exact: true }).getAttribute('type')).resolves.toBe('text');

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
 import { LinkIdPipe } from './link-id.pipe';
-import { ROOM_CSP, renderRoom } from './room-page';
+import { renderRoom, roomCsp } from './room-page';
 import { RoomPageFilter } from './room-page.filter';
 import { RoomRateLimitGuard } from './room-rate-limit.guard';
 import { RoomService } from './room.service';
@@ -32,8 +32,9 @@ export class RoomPageController {
     @Headers('accept-language') acceptLanguage: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const html = renderRoom(await this.room.session(linkID, { query: lang, acceptLanguage }));
-    res.setHeader('Content-Security-Policy', ROOM_CSP);
+    const session = await this.room.session(linkID, { query: lang, acceptLanguage });
+    const html = renderRoom(session);
+    res.setHeader('Content-Security-Policy', roomCsp(session.productImage));
     // The page's language follows the request until the interview starts: caches must keep them apart.
     res.setHeader('Vary', 'Accept-Language');
     res.setHeader('Referrer-Policy', 'no-referrer');

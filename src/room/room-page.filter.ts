@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { errorResponseOf } from '../common/all-exceptions.filter';
-import { ROOM_CSP, renderRoomError } from './room-page';
+import { renderRoomError, roomCsp } from './room-page';
 import { negotiateLanguage } from '../languages/languages';
 
 /**
@@ -25,7 +25,7 @@ export class RoomPageFilter implements ExceptionFilter {
       return;
     }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.setHeader('Content-Security-Policy', ROOM_CSP);
+    res.setHeader('Content-Security-Policy', roomCsp());
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.status(status).type('html').send(renderRoomError(status, language));
   }

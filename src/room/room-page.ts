@@ -13,18 +13,35 @@ import { ROOM_LIMITS } from './room.limits';
  * (src/languages/catalogs); the script's own texts travel in the page as a JSON data block.
  */
 
-/** The room's own Content-Security-Policy: nothing but its own script and style; images also from the product's host. */
-export const ROOM_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: http: data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The room's own Content-Security-Policy: nothing but its own script and style; images from the room
+ * itself and from the origin of the product's image alone (never any host: an injected <img> could
+ * otherwise carry the page's contents to a server of anyone's choosing).
+ */
+export function roomCsp(productImage: string | null = null): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ['img-src', "'self'", 'data:', imageOrigin(productImage)].filter(Boolean).join(' '),
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The http(s) origin of an image URL, as a CSP source expression; null for anything else. */
+function imageOrigin(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const { protocol, origin } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:' ? origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How RoomService.start records the consent: "Consent given <ISO time>: <the text shown>" (the prefix stays English, for the team). */
 const CONSENT_TURN = /^Consent given (\d{4}-\d\d-\d\dT[\d:.]+Z): ([\s\S]*)$/;
