@@ -91,6 +91,38 @@ describe('transactions on the embedded database', () => {
     expect(await rows()).toEqual([2]);
   });
 
+  it('queues a transaction begun by work that a finished transaction started and did not wait for', async () => {
+    let spawned!: Promise<void>;
+    let began!: () => void;
+    const spawnedBegan = new Promise<void>((resolve) => (began = resolve));
+    let asked!: () => void;
+    const otherAsked = new Promise<void>((resolve) => (asked = resolve));
+    await transaction(dataSource, async (db) => {
+      await db.query('INSERT INTO t (n) VALUES (1)');
+      // Like a listener told at commit: it keeps this context, and runs once the transaction is over.
+      spawned = turn().then(() =>
+        transaction(dataSource, async (inner) => {
+          await inner.query('INSERT INTO t (n) VALUES (10)');
+          began();
+          await otherAsked;
+          await turn();
+          throw new Error('the spawned work failed');
+        }),
+      );
+    });
+    await spawnedBegan;
+    const other = transaction(dataSource, async (db) => {
+      await db.query('INSERT INTO t (n) VALUES (2)');
+      await turn();
+      await turn();
+      await db.query('INSERT INTO t (n) VALUES (3)');
+    });
+    asked();
+    await expect(Promise.allSettled([spawned, other])).resolves.toMatchObject([{ status: 'rejected', reason: { message: 'the spawned work failed' } }, { status: 'fulfilled' }]);
+    expect(await rows()).toEqual([1, 2, 3]);
+    expect(dataSource.createQueryRunner().isTransactionActive).toBe(false);
+  });
+
   it('lets a transaction opened inside another nest instead of waiting for itself', async () => {
     await transaction(dataSource, async (db) => {
       await db.query('INSERT INTO t (n) VALUES (1)');

@@ -46,8 +46,12 @@ export function queueEmbeddedStatements(dataSource: DataSource): void {
 
 /** The embedded database's transactions in flight, one chain per DataSource. */
 const embeddedChains = new WeakMap<DataSource, Promise<unknown>>();
-/** Set inside an embedded transaction: a transaction opened within it nests (a savepoint) instead of queueing behind itself. */
-const insideEmbedded = new AsyncLocalStorage<true>();
+/**
+ * Set inside an embedded transaction's turn: a transaction opened within it, while it is still open,
+ * nests (a savepoint) instead of queueing behind itself. Work that outlives the turn but kept its
+ * context (a promise it started and did not wait for) sees `open: false` and queues like any other.
+ */
+const insideEmbedded = new AsyncLocalStorage<{ open: boolean }>();
 
 /**
  * On the embedded database, transactions (and statements outside them, see queueEmbeddedStatements) run
@@ -58,9 +62,12 @@ const insideEmbedded = new AsyncLocalStorage<true>();
  * released a savepoint. MySQL gives each transaction its own connection and needs no queue.
  */
 function oneAtATime<T>(dataSource: DataSource, run: () => Promise<T>): Promise<T> {
-  if (dataSource.options?.type !== 'better-sqlite3' || insideEmbedded.getStore()) return run();
+  if (dataSource.options?.type !== 'better-sqlite3' || insideEmbedded.getStore()?.open) return run();
   const previous = embeddedChains.get(dataSource) ?? Promise.resolve();
-  const result = previous.then(() => insideEmbedded.run(true, run));
+  const result = previous.then(() => {
+    const turn = { open: true };
+    return insideEmbedded.run(turn, run).finally(() => (turn.open = false));
+  });
   embeddedChains.set(
     dataSource,
     result.catch(() => undefined),

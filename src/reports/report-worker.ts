@@ -14,6 +14,7 @@ import { REPORT_LIMITS } from './reports.limits';
 import { ClaimedReport, ReportOutcome, ReportsRepository } from './reports.repository';
 import { InvitesRepository } from '../invites/invites.repository';
 import { quotedLinks, withoutQuotesOf } from './report-quotes';
+import { outsideCaller } from '../common/background';
 
 /** Why the run stopped on purpose (this instance is stopping, or the claim was taken over): not a failure. */
 class RunStopped extends Error {}
@@ -70,8 +71,12 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
     await this.draining;
   }
 
-  /** Looks for due reports now (again right after, when a look is under way). */
+  /** Looks for due reports now (again right after, when a look is under way), in a context of its own. */
   wake(): void {
+    outsideCaller(() => this.look());
+  }
+
+  private look(): void {
     if (this.stopped) return;
     if (this.draining) {
       this.again = true;
@@ -86,7 +91,7 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
         this.draining = undefined;
         if (this.again) {
           this.again = false;
-          this.wake();
+          this.look();
         }
       });
   }

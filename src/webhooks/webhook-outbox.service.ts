@@ -6,6 +6,7 @@ import { uuidv7 } from '../common/ids';
 import type { ErasureEventDataDto, InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto } from './dto/webhook.dto';
 import { WebhookEventType } from './webhooks.limits';
 import { EndpointRow, NewDelivery, WebhooksRepository } from './webhooks.repository';
+import { outsideCaller } from '../common/background';
 
 /** A product an event is about, with the owners that decide which endpoints may hear of it. */
 export type OwnedProduct = Owned & { productID: string };
@@ -48,8 +49,14 @@ export class WebhookOutbox implements EntitySubscriberInterface {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Tells the listeners, once the caller is done: a commit's subscriber runs inside the committing
+   * transaction's work, where nothing new may start.
+   */
   notify(): void {
-    for (const listener of this.listeners) listener();
+    setImmediate(() => outsideCaller(() => {
+      for (const listener of this.listeners) listener();
+    }));
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {

@@ -14,6 +14,7 @@ import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
 import { transaction } from '../database/transaction';
 import { Metrics, WebhookAttemptResult } from '../metrics/metrics.service';
 import { inSpan } from '../common/spans';
+import { outsideCaller } from '../common/background';
 
 const GONE_REASON = 'the endpoint answered 410 Gone';
 const RETRY_TIMER_HORIZON_MS = 60_000;
@@ -85,8 +86,12 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
     await Promise.all(sending.map((s) => s.done));
   }
 
-  /** Looks for due deliveries now (again right after, when a look is already under way). */
+  /** Looks for due deliveries now (again right after, when a look is already under way), in a context of its own. */
   wake(): void {
+    outsideCaller(() => this.look());
+  }
+
+  private look(): void {
     if (this.stopped) return;
     if (this.pumping) {
       this.again = true;
@@ -108,7 +113,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnApplicationShutdo
         this.pumping = undefined;
         if (this.again) {
           this.again = false;
-          this.wake();
+          this.look();
         }
       });
   }
