@@ -134,14 +134,14 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
         signal: stop.signal,
       });
       if (note) result.notes.unshift(note);
-      outcome = { status: 'completed', result: JSON.stringify(result), error: null };
+      outcome = { status: 'completed', result: JSON.stringify(result), error: null, progress };
     } catch (error) {
       if (stop.signal.aborted) {
         if (this.stopped) await this.reports.release(claim, new Date()).catch(() => undefined);
         return;
       }
       this.logger.error({ msg: 'report failed', reportID: claim.reportID, error: error instanceof Error ? error.stack : String(error) });
-      outcome = { status: 'failed', result: null, error: failureOf(error) };
+      outcome = { status: 'failed', result: null, error: failureOf(error), progress };
     } finally {
       clearInterval(heartbeat);
       this.current = undefined;

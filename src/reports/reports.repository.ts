@@ -44,6 +44,11 @@ export interface ReportOutcome {
   status: 'completed' | 'failed';
   result: string | null;
   error: string | null;
+  /**
+   * The run's last progress: a report that finished between two renewals would otherwise keep the
+   * counts of its last renewal (0 of 0 for a run shorter than one). A completed run has done it all.
+   */
+  progress?: { done: number; total: number };
 }
 
 /** What a shared page shows: the report, its interview's and product's names, and the link's end. */
@@ -146,9 +151,9 @@ export class ReportsRepository {
     return (
       (await affectedRows(
         db,
-        'UPDATE reports SET status = ?, result = ?, error = ?, completed_on = ?, progress_done = progress_total, claim_token = NULL, lease_until = NULL, updated_at = ? ' +
-          'WHERE id = ? AND claim_token = ?',
-        [outcome.status, outcome.result, outcome.error, sqlDate(now), sqlDate(now), claim.reportID, claim.claimToken],
+        'UPDATE reports SET status = ?, result = ?, error = ?, completed_on = ?, progress_done = ?, progress_total = ?, claim_token = NULL, lease_until = NULL, ' +
+          'updated_at = ? WHERE id = ? AND claim_token = ?',
+        [outcome.status, outcome.result, outcome.error, sqlDate(now), ...finalProgress(outcome), sqlDate(now), claim.reportID, claim.claimToken],
       )) > 0
     );
   }
@@ -197,4 +202,10 @@ export class ReportsRepository {
     );
     return row;
   }
+}
+
+/** The counts a finished report keeps: a completed run did all it counted; a failed one what it got to. */
+function finalProgress(outcome: ReportOutcome): [number, number] {
+  const { done, total } = outcome.progress ?? { done: 0, total: 0 };
+  return outcome.status === 'completed' ? [total, total] : [Math.min(done, total), total];
 }
