@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config-error';
+import { firstTokenCommand } from './auth/token-hint';
 import { TokensService } from './auth/tokens.service';
 import { ServingState } from './health/serving-state';
 
@@ -27,9 +28,11 @@ async function bootstrap(): Promise<void> {
         `Open http://localhost:${config.port}/docs, press Authorize and paste it.\n\n`,
     );
   } else {
+    const { command, masked } = firstTokenCommand(process.env.DATABASE_URL);
     process.stdout.write(
       '\nThis database has no API token yet, so no request to /v1 can succeed. Create an admin token with the same DATABASE_URL:\n\n' +
-        '  npm run token -- create --admin\n\n' +
+        `  ${command}\n\n` +
+        (masked ? 'Put the database password where it says PASSWORD (it is not printed here).\n' : '') +
         `It is printed once; open http://localhost:${config.port}/docs, press Authorize and paste it.\n\n`,
     );
   }

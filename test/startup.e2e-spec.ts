@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +91,14 @@ describe('Start-up of the built server', () => {
         expect(fields(logLines(server, 'listening')[0])).toMatchObject({ database: /^mariadb:/i.test(mysqlUrl!) ? 'mariadb' : 'mysql' });
         expect(server.output).toContain('This database has no API token yet');
         expect(server.output).not.toMatch(/irs_[A-Za-z0-9_-]{43}/);
+        // The command works as printed, from a shell that has no DATABASE_URL of its own.
+        const command = /^ {2}(DATABASE_URL=.* npm run token -- create --admin)$/m.exec(server.output)?.[1];
+        expect(command).toBeDefined();
+        const created = await promisify(execFile)('sh', ['-c', command!], { cwd: join(__dirname, '..'), env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeout: 150_000 });
+        const token = /irs_[A-Za-z0-9_-]{43}/.exec(created.stdout)?.[0];
+        expect(token).toMatch(/^irs_/);
+        const res = await fetch(`${server.base}/v1/interviewers/getList`, { headers: { Authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
       } finally {
         await server.kill('SIGTERM');
       }
@@ -96,5 +106,5 @@ describe('Start-up of the built server', () => {
       await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
       await admin.end();
     }
-  });
+  }, 180_000);
 });
