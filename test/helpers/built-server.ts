@@ -91,15 +91,24 @@ export class BuiltServer {
    * and waits for its "listening" log line.
    */
   static async start(cwd: string, env: Record<string, string>): Promise<BuiltServer> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [builtMain()], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: join(ROOT, 'node_modules'), PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const server = new BuiltServer(child, port);
-    await server.waitFor('the "listening" log line', () => (server.output.split('\n').some((l) => l.includes('"listening"')) ? true : undefined), 30_000);
-    return server;
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const child = spawn(process.execPath, [builtMain()], {
+        cwd,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: join(ROOT, 'node_modules'), PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const server = new BuiltServer(child, port);
+      try {
+        await server.waitFor('the "listening" log line', () => (server.output.split('\n').some((l) => l.includes('"listening"')) ? true : undefined), 30_000);
+        return server;
+      } catch (error) {
+        // Another process on a busy machine took the free port between our look and the server's listen.
+        const taken = `${server.output}${server.stderr.join('')}`.includes('EADDRINUSE');
+        if (!taken || attempt >= 3) throw error;
+        await server.kill();
+      }
+    }
   }
 
   get base(): string {
