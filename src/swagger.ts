@@ -4,6 +4,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_HEADER } from './idempotency/idempotent.decorator';
 import { CreateProductDto } from './products/dto/create-product.dto';
 import { CreateWebhookDto } from './webhooks/dto/webhook-input.dto';
+import { RETRY_JITTER, RETRY_SCHEDULE_SECONDS, WEBHOOK_EVENTS } from './webhooks/webhooks.limits';
 import { PersonDto } from './participants/dto/participant-input.dto';
 
 const DESCRIPTION = `
@@ -25,10 +26,22 @@ POST bodies must be JSON objects with \`Content-Type: application/json\` (415 ot
 **Times** are ISO-8601 UTC with milliseconds. Identifiers are server-generated UUIDv7 strings; linkIDs are 192-bit random secrets.
 
 **Webhooks.** An endpoint registered with \`/v1/webhooks/addOne\` receives a signed POST (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`,
-\`webhook-signature\`) of \`{type, timestamp, data}\` when an invite its owner can see starts, completes or expires and when such a profile is
-created or updated. At least once: dedupe on \`webhook-id\`, the same on every attempt. A 2xx within 10 s is delivered; otherwise retried after
-5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±10%), then failed; redirects are not followed; 410 disables the endpoint. https only, to public addresses.
+\`webhook-signature\`) of \`{type, timestamp, data}\` for the records its owner can see, on these events: ${WEBHOOK_EVENTS.map((e) => `\`${e}\``).join(', ')}.
+At least once: dedupe on \`webhook-id\`, the same on every attempt. A 2xx within 10 s is delivered; otherwise retried after
+${listed(RETRY_SCHEDULE_SECONDS.map(duration))} (±${RETRY_JITTER * 100}%), then failed; redirects are not followed; 410 disables the endpoint. https only, to public addresses.
 `.trim();
+
+/** 5 → "5 s", 300 → "5 min", 7200 → "2 h". */
+function duration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** "a, b and c". */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -44,13 +57,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('invites', 'Invite links and their transcripts (read-only, except createInvites)')
     .addTag('profiles', 'Interviewee profiles (read-only)')
     .addTag('participants', "Interviewees' data rights: erasure (with its audit) and export of one person's data")
-    .addTag('webhooks', 'Signed events (Standard Webhooks) when invites start, complete or expire and when profiles appear or change')
+    .addTag('webhooks', `Signed events (Standard Webhooks): ${WEBHOOK_EVENTS.join(', ')}`)
     .addTag('interview room', 'For interviewees, no token: the JSON behind the page at each invite URL (/i/{linkID}), for teams that build their own front end')
     .addTag('health', 'Liveness and database reachability')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   declareCommonHeaders(document);
-  closeRequestBodies(document);
+  describeRequestBodies(document);
   // Either owner will do; OpenAPI can say so, so that generated clients and validators know it too.
   for (const owned of [CreateProductDto, CreateWebhookDto]) {
     const schema = document.components?.schemas?.[owned.name] as SchemaObject | undefined;
@@ -113,14 +126,39 @@ function declareCommonHeaders(document: OpenAPIObject): void {
   }
 }
 
-/** Every request body is refused with 400 when it carries a field its schema does not list: say so. */
-function closeRequestBodies(document: OpenAPIObject): void {
-  for (const operation of operations(document)) {
-    for (const media of Object.values(operation.requestBody?.content ?? {})) {
-      const ref = media.schema && '$ref' in media.schema ? media.schema.$ref : undefined;
-      const schema = ref ? (document.components?.schemas?.[ref.replace('#/components/schemas/', '')] as SchemaObject | undefined) : undefined;
-      if (schema) schema.additionalProperties = false;
+/**
+ * Request bodies as the service reads them. Each is refused with 400 when it carries a field its schema
+ * does not list: say so. And a default is stated in words, not as `default`: generators such as
+ * openapi-typescript make a property with a default required in a schema referenced by $ref (they cannot
+ * tell a request's schema from a response's), so every typed client would have to send it.
+ */
+function describeRequestBodies(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const seen = new Set<string>();
+  const visit = (node: SchemaObject | ReferenceObject | undefined, top: boolean): void => {
+    if (!node) return;
+    if ('$ref' in node) {
+      const name = node.$ref.replace('#/components/schemas/', '');
+      const schema = schemas[name] as SchemaObject | undefined;
+      if (schema && top) schema.additionalProperties = false;
+      if (seen.has(name)) return;
+      seen.add(name);
+      visit(schema, false);
+      return;
     }
+    for (const property of Object.values(node.properties ?? {})) {
+      if (!('$ref' in property) && property.default !== undefined) {
+        const stated = `Default: \`${JSON.stringify(property.default)}\`.`;
+        property.description = property.description ? `${property.description} ${stated}` : stated;
+        delete property.default;
+      }
+      visit(property, false);
+    }
+    for (const part of [...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])]) visit(part, false);
+    if (node.items) visit(node.items, false);
+  };
+  for (const operation of operations(document)) {
+    for (const media of Object.values(operation.requestBody?.content ?? {})) visit(media.schema, true);
   }
 }
 
