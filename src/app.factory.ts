@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { StartupSummaryLogger } from './common/logging';
 import { AppConfig, loadConfig } from './config/app-config';
 import { setupSwagger } from './swagger';
 
@@ -29,7 +30,7 @@ export async function createApp(config: AppConfig = loadConfig()): Promise<NestE
           }
         : false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new StartupSummaryLogger(app.get(Logger)));
   app.set('x-powered-by', false);
   // req.ip (rate limits, the room's per-address limit, metrics, traces) is the client only behind the
   // proxies TRUST_PROXY names; unset, a client's own X-Forwarded-For is ignored.

@@ -46,6 +46,10 @@ describe('Start-up of the built server', () => {
       const token = await first.firstRunToken();
       expect(fields(logLines(first, 'listening')[0])).toMatchObject({ database: 'sqlite', port: first.port });
       expect(fields(logLines(first, 'migrations applied')[0])).toMatchObject({ count: migrations.length, of: migrations.length });
+      // Nest's wiring is one line at info; its module and route lines are for debug.
+      expect(fields(logLines(first, 'application started')[0])).toMatchObject({ modules: expect.any(Number), routes: expect.any(Number) });
+      expect((fields(logLines(first, 'application started')[0]) as { routes: number }).routes).toBeGreaterThan(40);
+      expect(first.output).not.toMatch(/"Mapped \{|dependencies initialized|"RouterExplorer"|"InstanceLoader"/);
       const res = await fetch(`${first.base}/v1/interviewers/getList`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
     } finally {

@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import type { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -73,4 +74,55 @@ export function loggerParams(config: Pick<AppConfig, 'logLevel' | 'logFormat'>):
       : {}),
   };
   return { pinoHttp: pretty ? options : [options, pino.destination({ dest: 1, sync: false })] };
+}
+
+/** Nest's own start-up chatter: one line per module and per route, kept for debug. */
+const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/**
+ * The application's logger, with Nest's start-up lines (a module initialised, a controller's routes, a
+ * route mapped: about 80 of them) at debug, and one info line instead that counts them when the
+ * application has started. A service started without a terminal then begins its log with what an
+ * operator reads, not with a page of wiring.
+ */
+export class StartupSummaryLogger implements LoggerService {
+  private modules = 0;
+  private routes = 0;
+
+  constructor(private readonly logger: LoggerService) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    const context = params[params.length - 1];
+    if (typeof context === 'string' && STARTUP_CONTEXTS.has(context)) {
+      if (context === 'InstanceLoader') this.modules++;
+      if (context === 'RouterExplorer') this.routes++;
+      this.logger.debug?.(message, ...params);
+      return;
+    }
+    if (context === 'NestApplication' && message === 'Nest application successfully started') {
+      this.logger.log({ msg: 'application started', modules: this.modules, routes: this.routes }, context);
+      return;
+    }
+    this.logger.log(message, ...params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.logger.error(message, ...params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.logger.warn(message, ...params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.logger.debug?.(message, ...params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.logger.verbose?.(message, ...params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    (this.logger.fatal ?? this.logger.error).call(this.logger, message, ...params);
+  }
 }
