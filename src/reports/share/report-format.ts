@@ -35,9 +35,14 @@ export function wholePercents(counts: readonly number[]): number[] {
   return percents;
 }
 
-/** Seconds as minutes: one decimal under ten minutes ("5.5 min"), whole minutes above ("13 min"); null → "–". */
+/**
+ * A duration: whole seconds under two minutes ("45 s", "1 min 5 s" reads worse than "65 s"), then minutes
+ * with one decimal under ten ("5.5 min"), whole minutes above ("13 min"); null → "–". A one-minute
+ * study showed "0 min" when minutes were rounded.
+ */
 export function formatMinutes(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return NOT_KNOWN;
+  if (seconds < 120) return `${COUNT.format(Math.round(seconds))} s`;
   const minutes = seconds / 60;
   return `${(minutes < 10 ? ONE_DECIMAL : COUNT).format(minutes)} min`;
 }

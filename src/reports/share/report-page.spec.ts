@@ -228,8 +228,11 @@ describe(renderReportPage.name, () => {
       expect(html).toContain('Not scored: no answers could be scored for sentiment (it is read in English only).');
     });
 
-    it('shows a short duration to a tenth of a minute', () => {
+    it('shows a short duration to a tenth of a minute, and one under two minutes in seconds', () => {
       expect(figure(renderReportPage(view({ result: result({ medianDurationSeconds: 330 }) })), 'Median duration')).toBe('5.5 min');
+      expect(figure(renderReportPage(view({ result: result({ medianDurationSeconds: 62 }) })), 'Median duration')).toBe('62 s');
+      expect(figure(renderReportPage(view({ result: result({ medianDurationSeconds: 4.4 }) })), 'Median duration')).toBe('4 s');
+      expect(figure(renderReportPage(view({ result: result({ medianDurationSeconds: 120 }) })), 'Median duration')).toBe('2 min');
     });
 
     it('splits the sentiment of all answers into percentages that add up to 100', () => {
