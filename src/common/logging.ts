@@ -73,7 +73,44 @@ export function loggerParams(config: Pick<AppConfig, 'logLevel' | 'logFormat'>):
         }
       : {}),
   };
-  return { pinoHttp: pretty ? options : [options, pino.destination({ dest: 1, sync: false })] };
+  return { pinoHttp: pretty ? options : [options, stdoutDestination()] };
+}
+
+/** The asynchronous destinations writing JSON lines to standard output, for flushLogsWithin. */
+const destinations = new Set<ReturnType<typeof pino.destination>>();
+/** Until when a synchronous flush keeps retrying a full pipe; null: as long as it takes (sonic-boom's default). */
+let flushDeadline: number | null = null;
+
+/**
+ * Standard output, written asynchronously (sonic-boom). A write that finds the pipe full is retried;
+ * once a deadline for the final flush is set (flushLogsWithin), no longer than that: pino flushes
+ * synchronously at exit, and a reader that stopped reading (a parent that went away without closing
+ * the pipe) kept the process in that loop for ever, with every later signal ignored.
+ */
+function stdoutDestination(): ReturnType<typeof pino.destination> {
+  const destination = pino.destination({ dest: 1, sync: false, retryEAGAIN: () => flushDeadline === null || Date.now() < flushDeadline });
+  destinations.add(destination);
+  destination.on('close', () => destinations.delete(destination));
+  return destination;
+}
+
+/**
+ * Writes what the logs still hold, trying for at most `ms`, just before the process exits; what cannot
+ * be written by then is dropped. False when something was dropped.
+ */
+export function flushLogsWithin(ms: number): boolean {
+  flushDeadline = Date.now() + ms;
+  let complete = true;
+  for (const destination of destinations) {
+    try {
+      destination.flushSync();
+    } catch {
+      complete = false;
+      // Destroyed, pino's own flush at exit passes it over instead of trying again.
+      destination.destroy();
+    }
+  }
+  return complete;
 }
 
 /** Nest's own start-up chatter: one line per module and per route, kept for debug. */

@@ -63,6 +63,11 @@ export class AppConfig {
   readonly trustProxy: TrustProxy;
   /** After SIGTERM, /health answers 503 and requests are still served this long before the listener closes. */
   readonly shutdownDrainMs: number;
+  /**
+   * After the drain, the graceful close gets this long (SHUTDOWN_GRACE_MS); whatever it still waits for
+   * then (a pool, a worker thread, a log a reader stopped reading) is given up and the process exits 1.
+   */
+  readonly shutdownGraceMs: number;
   /** The environment these settings were read from, for the features' own readers. */
   readonly env: Env;
   private readonly features = new Map<FeatureConfigReader<unknown>, unknown>();
@@ -191,6 +196,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redis: readRedis(env),
     trustProxy: readTrustProxy(env),
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
+    shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 10_000, 100, 600_000),
     env: { ...env },
   });
 }
