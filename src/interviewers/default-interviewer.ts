@@ -54,6 +54,19 @@ export function questionsOf(guidelines: string | null): string[] {
     .filter((line) => QUESTION_END.test(line) && LETTER_OR_DIGIT.test(line));
 }
 
+/**
+ * The research team's notes: every line of the guidelines that is not a question (markers stripped,
+ * blank lines and lines without a letter or digit left out). An LLM interviewer is guided by them, and
+ * they never reach the interviewee.
+ */
+export function notesOf(guidelines: string | null): string[] {
+  if (!guidelines) return [];
+  return guidelines
+    .split(/\r\n|\r|\n|\u2028|\u2029/)
+    .map(stripMarkers)
+    .filter((line) => !QUESTION_END.test(line) && LETTER_OR_DIGIT.test(line));
+}
+
 /** How many general questions every catalog holds (agent.general.1 …): question indexes must not depend on the language. */
 export const GENERAL_QUESTION_COUNT = 5;
 

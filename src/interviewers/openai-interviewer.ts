@@ -4,7 +4,8 @@ import { ChatFailure, ChatMessage, chatCompletion } from './chat-completion';
 import type { OpenAiAgentConfig } from './interviewers.config';
 import { NewProfileDetails } from '../profiles/dto/new-profile.dto';
 import { PROFILE_LIMITS } from '../profiles/profile.limits';
-import { closingMessage, firstNameOf, interviewQuestions } from './default-interviewer';
+import { closingMessage, firstNameOf, interviewQuestions, notesOf } from './default-interviewer';
+import { LEAK_RUN, PromptLeakCheck } from './prompt-leak';
 import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } from './interviewer-agent';
 import { INTERVIEWER_LIMITS } from './interviewer.limits';
 import { describeLanguage } from '../languages/languages';
@@ -50,13 +51,19 @@ export class OpenAiInterviewer implements InterviewerAgent {
     // maxTurns counts the closing too: the turn that reaches it is the thank-you, without asking the model.
     if (asked + 1 >= this.config.maxTurns) return { message: closingMessage(brief), done: true, questionIndex: null };
     const questions = interviewQuestions(brief.guidelines, brief.productName, brief.language);
-    const messages: ChatMessage[] = [{ role: 'system', content: interviewPrompt(brief, questions, this.config.maxTurns) }, { role: 'user', content: OPENING_CUE }];
+    const prompt = interviewPrompt(brief, questions, this.config.maxTurns);
+    const messages: ChatMessage[] = [{ role: 'system', content: prompt.text }, { role: 'user', content: OPENING_CUE }];
     for (const turn of transcript) {
       // Earlier turns in the answer format, so that the model keeps to it; consent and other system notes are not chat turns.
       if (turn.role === 'interviewer') messages.push({ role: 'assistant', content: JSON.stringify({ message: turn.content, done: false }) });
       else if (turn.role === 'interviewee') messages.push({ role: 'user', content: turn.content });
     }
-    const outcome = await this.ask(messages, (answer) => readTurn(answer, questions.length));
+    const leak = new PromptLeakCheck(brief.language, prompt.private, [...questions, brief.productName, brief.productDesc ?? '']);
+    const outcome = await this.ask(messages, (answer) => {
+      const turn = readTurn(answer, questions.length);
+      // Never shown to the interviewee: a message that repeats the notes or the rules (it was asked to print its instructions, say).
+      return turn.ok && leak.leaks(turn.value.message) ? failure(`the message repeats ${LEAK_RUN} or more words of the private instructions`, 'prompt-leak') : turn;
+    });
     if (outcome.ok) return outcome.value;
     this.logger.warn({ msg: 'interviewer turn fell back to the built-in agent', agent: this.name, reason: outcome.reason });
     this.onFallback(outcome.code);
@@ -123,20 +130,15 @@ function describe(f: ChatFailure): string {
   }
 }
 
-function interviewPrompt(brief: InterviewBrief, questions: readonly string[], maxTurns: number): string {
+/**
+ * The system prompt, and its private part: the team's notes (the guidelines' lines that are not
+ * questions) and the fixed instructions, which no message to the interviewee may repeat.
+ */
+function interviewPrompt(brief: InterviewBrief, questions: readonly string[], maxTurns: number): { text: string; private: string[] } {
   const guidelines = brief.guidelines?.trim() || `(none: find out how they came to ${brief.productName}, what they use it for, what they value in it and what they would change)`;
-  return [
-    `You are a user researcher interviewing one person about the product "${brief.productName}" (interview: ${brief.interviewName}).`,
-    `About the product: ${brief.productDesc?.trim() || '(no description given)'}`,
-    `The interviewee's first name: ${firstNameOf(brief.intervieweeName) ?? '(not given)'}`,
-    `The interview's language: ${describeLanguage(brief.language)}. The interviewee's page is in it.`,
-    '',
-    "The research team's guidelines, for you alone (what to find out, questions to ask):",
-    '"""',
-    guidelines,
-    '"""',
-    '',
-    'Rules:',
+  const intro = `You are a user researcher interviewing one person about the product "${brief.productName}" (interview: ${brief.interviewName}).`;
+  const header = "The research team's guidelines, for you alone (what to find out, questions to ask):";
+  const rules = [
     '- Ask one question per message, short and plain; never two questions at once.',
     '- Stay neutral: no leading questions, no suggested answers, no opinions, no praise or defence of the product.',
     '- When an answer is short or vague, ask one follow-up about it before moving on.',
@@ -145,10 +147,25 @@ function interviewPrompt(brief: InterviewBrief, questions: readonly string[], ma
     `- You have at most ${maxTurns} messages in all. When the guidelines are covered, ask whether there is anything else; after that, thank the interviewee and end.`,
     '- Answer only with a JSON object: {"message": "<what you say to the interviewee>", "done": false, "questionIndex": <n or null>}. Set "done" to true only on your final thank-you.',
     '- "questionIndex" is the number of the question below that your message asks or follows up; null when it asks none of them (a greeting alone, "anything else?", the thank-you).',
+  ];
+  const text = [
+    intro,
+    `About the product: ${brief.productDesc?.trim() || '(no description given)'}`,
+    `The interviewee's first name: ${firstNameOf(brief.intervieweeName) ?? '(not given)'}`,
+    `The interview's language: ${describeLanguage(brief.language)}. The interviewee's page is in it.`,
+    '',
+    header,
+    '"""',
+    guidelines,
+    '"""',
+    '',
+    'Rules:',
+    ...rules,
     '',
     'The questions, numbered for questionIndex:',
     ...questions.map((question, index) => `${index}. ${question}`),
   ].join('\n');
+  return { text, private: [intro, header, ...rules, ...notesOf(brief.guidelines)] };
 }
 
 function summaryPrompt(brief: InterviewBrief): string {
