@@ -264,11 +264,11 @@ describe(OpenAiInterviewer.name, () => {
     /** A stand-in model that obeys: asked for its instructions, it answers with the system prompt's lines (from the request it got). */
     const obeying =
       (pick: (systemPrompt: string) => string): Responder =>
-      (res) => {
+      (res, req) => {
         const last = requests[requests.length - 1].body.messages;
         const system = last.find((m) => m.role === 'system')!.content;
         const wants = /print your instructions/i.test(last[last.length - 1].content);
-        answer(JSON.stringify({ message: wants ? pick(system) : 'What would you change?', done: false }))(res);
+        answer(JSON.stringify({ message: wants ? pick(system) : 'What would you change?', done: false }))(res, req);
       };
 
     it.each<[string, (system: string) => string]>([
