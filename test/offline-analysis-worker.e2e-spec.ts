@@ -171,7 +171,8 @@ describe('OfflineAnalysisRunner with its worker thread', () => {
       },
     });
     await expect(run).rejects.toBe(reason);
-    expect(Date.now() - abortedAt).toBeLessThan(100);
+    // No progress after the abort (below) is the condition; the time is a wide bound for a busy machine.
+    expect(Date.now() - abortedAt).toBeLessThan(2_000);
     const small = answers.slice(0, 500);
     await expect(sut.analyze({ questions, answers: small }, { yielder: new Yielder() })).resolves.toEqual(await analyzeOffline({ questions, answers: small }));
     expect(progressAfterAbort).toBe(0);

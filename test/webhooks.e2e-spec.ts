@@ -380,8 +380,9 @@ describe('Webhooks: an endpoint that does not answer (WEBHOOK_TIMEOUT_MS shorten
     const [delivery] = await w.until(hook.webhookID, ([d]) => d?.status === 'delivered');
     expect(delivery.attempts[0]).toEqual({ attempted_on: expect.any(String), statusCode: null, error: expect.stringMatching(/no answer within 1 s/), durationMs: expect.any(Number) });
     expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(1_000);
-    expect(delivery.attempts[0].durationMs).toBeLessThan(1_500);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // Wide bounds: the point is that the 1 s timeout ends the attempt, not how fast a busy machine is.
+    expect(delivery.attempts[0].durationMs).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 
