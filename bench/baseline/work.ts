@@ -94,8 +94,7 @@ const tokens = new TokenCache(config.tokenCacheTtlMs);
 async function verify(token: string): Promise<Principal | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const hash = hashToken(token);
-  const now = Date.now();
-  const cached = tokens.get(hash, now);
+  const cached = tokens.get(hash);
   if (cached !== undefined) return cached;
   const generation = tokens.generation;
   const [rows] = await pool.query<RowDataPacket[]>(
@@ -105,7 +104,7 @@ async function verify(token: string): Promise<Principal | null> {
   const row = rows[0];
   const matches = !!row && timingSafeEqual(Buffer.from(row.token_hash as string, 'hex'), Buffer.from(hash, 'hex'));
   const principal: Principal | null = matches && !row.revoked_at ? { tokenId: row.id, isAdmin: !!row.is_admin, orgID: row.org_id, userID: row.user_id } : null;
-  tokens.remember(hash, principal, now, generation);
+  tokens.remember(hash, principal, generation);
   return principal;
 }
 

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from './principal';
 
 /**
@@ -18,22 +19,23 @@ export function hashToken(token: string): string {
 
 /**
  * Verification answers per token hash, for `ttlMs` (unknown tokens too, as null), at most
- * `maxEntries` of them (the oldest written goes first). A lookup that started before an evict()
- * must not re-cache what it read: take generation before the lookup and pass it to remember().
+ * `maxEntries` of them (the least recently used go first): lru-cache, with its clock on Date.now so
+ * that a test's clock is the cache's. A lookup that started before an evict() must not re-cache what it
+ * read: take generation before the lookup and pass it to remember().
  */
 export class TokenCache {
-  private readonly entries = new Map<string, { principal: Principal | null; expiresAt: number }>();
+  /** Values wrapped: lru-cache keeps no null, and "unknown token" (null) is an answer worth keeping. */
+  private readonly entries: LRUCache<string, { principal: Principal | null }> | null;
   private current = 0;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = TOKEN_CACHE_MAX_ENTRIES,
-  ) {}
+  constructor(ttlMs: number, maxEntries = TOKEN_CACHE_MAX_ENTRIES) {
+    // ttlResolution 0: an entry is read as expired the moment it is, not up to 1 ms later.
+    this.entries = ttlMs > 0 ? new LRUCache({ max: maxEntries, ttl: ttlMs, ttlResolution: 0, perf: { now: () => Date.now() } }) : null;
+  }
 
   /** The cached answer (a principal or null), or undefined when there is none or it has expired. */
-  get(hash: string, now: number): Principal | null | undefined {
-    const cached = this.entries.get(hash);
-    return cached && cached.expiresAt > now ? cached.principal : undefined;
+  get(hash: string): Principal | null | undefined {
+    return this.entries?.get(hash)?.principal;
   }
 
   /** Changes on every evict(). */
@@ -42,19 +44,14 @@ export class TokenCache {
   }
 
   /** Caches an answer read at `generation`, unless an evict() happened since or caching is off. */
-  remember(hash: string, principal: Principal | null, now: number, generation: number): void {
-    if (generation !== this.current || this.ttlMs <= 0) return;
-    this.entries.delete(hash);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(hash, { principal, expiresAt: now + this.ttlMs });
+  remember(hash: string, principal: Principal | null, generation: number): void {
+    if (generation !== this.current) return;
+    this.entries?.set(hash, { principal });
   }
 
   /** Forgets a token (revoked): its next check reaches the database. */
   evict(hash: string): void {
     this.current++;
-    this.entries.delete(hash);
+    this.entries?.delete(hash);
   }
 }

@@ -171,11 +171,12 @@ describe(TokensService.name, () => {
       repo.findOneBy.mockResolvedValue(row());
       await expect(sut.verify(TOKEN)).resolves.toMatchObject({ tokenId: 'tok-1' });
 
-      now = START + 29_999;
+      // lru-cache's rule: an entry is stale once its age exceeds the ttl.
+      now = START + 30_000;
       await expect(sut.verify(TOKEN)).resolves.toMatchObject({ tokenId: 'tok-1' });
       expect(repo.findOneBy).toHaveBeenCalledTimes(1);
 
-      now = START + 30_000;
+      now = START + 30_001;
       repo.findOneBy.mockResolvedValue(row({ revokedAt: new Date() }));
       await expect(sut.verify(TOKEN)).resolves.toBeNull();
       expect(repo.findOneBy).toHaveBeenCalledTimes(2);

@@ -105,8 +105,7 @@ export class TokensService {
    */
   async verify(token: string, hash = hashToken(token)): Promise<Principal | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const now = Date.now();
-    const cached = this.cache.get(hash, now);
+    const cached = this.cache.get(hash);
     if (cached !== undefined) return cached;
 
     const generation = this.cache.generation;
@@ -114,7 +113,7 @@ export class TokensService {
     const matches = !!row && timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'));
     const principal: Principal | null =
       matches && row && !row.revokedAt ? { tokenId: row.id, isAdmin: row.isAdmin, orgID: row.orgID, userID: row.userID } : null;
-    this.cache.remember(hash, principal, now, generation);
+    this.cache.remember(hash, principal, generation);
     return principal;
   }
 }
