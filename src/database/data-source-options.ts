@@ -4,6 +4,7 @@ import * as mysql2 from 'mysql2';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ApiToken } from '../auth/api-token.entity';
+import { Codebook } from '../codebooks/codebook.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
@@ -15,7 +16,7 @@ import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/we
 import { migrations } from './migrations';
 import { mysqlWithStatementTimeout } from './statement-timeout';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, Codebook];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),
