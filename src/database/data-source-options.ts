@@ -11,12 +11,13 @@ import { Invite } from '../invites/invite.entity';
 import { Erasure } from '../participants/erasure.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
+import { ReportCode } from '../reports/report-code.entity';
 import { Report, ReportShare } from '../reports/report.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.entity';
 import { migrations } from './migrations';
 import { mysqlWithStatementTimeout } from './statement-timeout';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, Codebook];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),

@@ -5,6 +5,7 @@ import { Webhooks1763900000000 } from './1763900000000-webhooks';
 import { Insights1764000000000 } from './1764000000000-insights';
 import { DataRights1765000000000 } from './1765000000000-data-rights';
 import { FieldworkLanguages1766000000000 } from './1766000000000-fieldwork-languages';
+import { ReportCodes1767100000000 } from './1767100000000-report-codes';
 import { Codebooks1767200000000 } from './1767200000000-codebooks';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
@@ -16,5 +17,6 @@ export const migrations = [
   Insights1764000000000,
   DataRights1765000000000,
   FieldworkLanguages1766000000000,
+  ReportCodes1767100000000,
   Codebooks1767200000000,
 ];
