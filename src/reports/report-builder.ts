@@ -81,6 +81,7 @@ export class ReportBuilder {
       ...parts,
       medianDurationSeconds: roundOrNull(median(figures.durations)),
       sentimentMethod: SENTIMENT_METHOD,
+      erased: { invites: 0, quotes: 0 },
     };
     numberThemes(result);
     const codes = tidyCodes(result, analysed);

@@ -16,8 +16,8 @@ export type CodeFacts = Pick<CodedAnswer, 'linkID' | 'questionIndex' | 'themeIDs
 
 /** A report's result as it is stored: its codes are kept apart (report_codes). */
 export type StoredResult = Omit<ReportResult, 'codes'> & {
-  /** Set once an erasure took interviewees out of the report. */
-  erased?: ErasedFigures;
+  /** What erasures have taken out of the report since it was made (zeros until one does). */
+  erased: ErasedFigures;
 };
 
 /** What erasures took out of a stored report. */
@@ -163,6 +163,7 @@ export function tidyCodes<C extends AnswerCode>(result: Pick<ReportResult, 'ques
 export function currentShape(result: StoredResult): StoredResult {
   const legacy = result as Partial<StoredResult> & StoredResult;
   legacy.sentimentMethod ??= 'vader';
+  legacy.erased ??= { invites: 0, quotes: 0 };
   const theme = (t: Partial<Theme> & Theme) => {
     t.themeID ??= '';
     t.keyphrases ??= [];

@@ -4,7 +4,7 @@ import type { InviteCounts, Keyphrase, Quote, Theme } from './analysis/analysis.
 import { median } from './analysis/stats';
 import { ErasedWords, wordsOf } from './erased-words';
 import type { ReportCode } from './report-code.entity';
-import { CodeTally, type StoredResult } from './report-codes';
+import { CodeTally, currentShape, type StoredResult } from './report-codes';
 import { ReportCodesRepository } from './report-codes.repository';
 import { ReportsRepository, type InviteFigures, type StoredReportRow } from './reports.repository';
 
@@ -22,7 +22,6 @@ export interface ErasedInvite {
 export const WITHDRAWN_DESCRIPTION = 'This description was withdrawn: it repeated the words of an interviewee whose data has been erased.';
 export const WITHDRAWN_LABEL = 'Label withdrawn';
 const WITHDRAWN_NOTE = 'A note was withdrawn: it repeated the words of an interviewee whose data has been erased.';
-export const ERASED_NOTE = 'Interviewees were erased after this report was made: their answers, codes and quotes are taken out, and every figure is counted without them.';
 /** An offline description is an excerpt of at most this many characters. */
 const DESCRIPTION_CHARS = 200;
 
@@ -89,7 +88,7 @@ export class ReportErasure {
   async takeOut(db: EntityManager, report: StoredReportRow, erased: readonly ErasedInvite[], now: Date): Promise<boolean> {
     const links = erased.map((e) => e.linkID);
     const gone = new Set(links);
-    const result = JSON.parse(report.result) as StoredResult;
+    const result = currentShape(JSON.parse(report.result) as StoredResult);
     const removed = await this.codes.ofLinks(db, report.reportID, links);
     const coded = removed.length > 0 || (await this.codes.hasCodes(db, report.reportID));
     const words = new ErasedWords([...erased.flatMap((e) => e.answers), ...removed.map((r) => r.answer)], erased.map((e) => e.name ?? ''));
@@ -104,19 +103,19 @@ export class ReportErasure {
       await this.codes.deleteLinks(db, report.reportID, links);
       lessKeyphrases(result, removed);
     }
-    if (coded && 'other' in (result.questions[0] ?? { other: true })) {
+    if (coded) {
       const tally = new CodeTally(result.questions);
       for await (const page of this.codes.pages(db, report.reportID)) for (const code of page) tally.add(code);
       tally.applyTo(result);
     }
+    await this.scrub(db, report.reportID, result, words);
+
+    // The invites it held: those it counted (as many as its total fell) or coded.
+    const held = Math.max(result.invites.total - invites.total, new Set(removed.map((r) => r.linkID)).size);
+    result.erased = { invites: result.erased.invites + held, quotes: result.erased.quotes + quotes };
     result.invites = invites;
     result.completionRate = completionRate;
     result.medianDurationSeconds = roundOrNull(median(figures.durations));
-    await this.scrub(db, report.reportID, result, words);
-
-    const taken = new Set([...removed.map((r) => r.linkID)]);
-    result.erased = { invites: (result.erased?.invites ?? 0) + Math.max(taken.size, counted ? 1 : 0), quotes: (result.erased?.quotes ?? 0) + quotes };
-    if (!result.notes.includes(ERASED_NOTE)) result.notes.push(ERASED_NOTE);
     await this.reports.writeResult(db, report.reportID, JSON.stringify(result), now);
     return true;
   }

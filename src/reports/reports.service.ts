@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { newUrlSecret, uuidv7 } from '../common/ids';
@@ -85,6 +87,7 @@ function sharedOf(r: SharedReportRow): Omit<SharedReportView, 'answersOf'> {
 @Injectable()
 export class ReportsService {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reports: ReportsRepository,
     private readonly codes: ReportCodesRepository,
     private readonly codebooks: CodebooksService,
@@ -152,6 +155,24 @@ export class ReportsService {
       }));
     await this.codebooks.replace(report.interviewID, codebook);
     return { interviewID: report.interviewID, questions: codebook };
+  }
+
+  /**
+   * For a coded export: a lookup of the answers' theme labels in a completed report of the interview
+   * (labels of the answer's own question's themes; [] for other; null for an answer the report did
+   * not read). Another interview's report is this one's 404.
+   */
+  async themesFor(reportID: string, interviewID: string, principal: Principal): Promise<(rows: readonly { linkID: string; turnIndex: number }[]) => Promise<(string[] | null)[]>> {
+    const { report } = await this.requireVisible(principal, reportID);
+    if (report.interviewID !== interviewID) throw new ReportNotFoundException(reportID);
+    if (report.status !== 'completed' || report.result === null) throw new ReportNotCompletedException(report.status, 'has codes');
+    const result = currentShape(JSON.parse(report.result) as StoredResult);
+    const labels = new Map(result.questions.flatMap((q) => q.themes.map((t) => [t.themeID, t.theme] as const)));
+    return async (rows) => {
+      const codes = await this.codes.ofLinks(this.dataSource.manager, report.reportID, [...new Set(rows.map((r) => r.linkID))]);
+      const byTurn = new Map(codes.map((c) => [`${c.linkID}#${c.turnIndex}`, c.themeIDs]));
+      return rows.map((r) => byTurn.get(`${r.linkID}#${r.turnIndex}`)?.map((id) => labels.get(id) ?? id) ?? null);
+    };
   }
 
   /** A new secret link to a completed report's page. */

@@ -185,7 +185,7 @@ const RESULT_SCHEMA: ApiPropertyOptions = {
   nullable: true,
   selfRequired: true,
   description: 'Once completed; null before, and when failed.',
-  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'sentimentMethod', 'questions', 'themes', 'droppedQuotes', 'notes'],
+  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'sentimentMethod', 'questions', 'themes', 'droppedQuotes', 'notes', 'erased'],
   properties: {
     invites: { allOf: [{ $ref: getSchemaPath(InviteCountsDto) }], description: "The interview's invites by their status at asOf." },
     completionRate: { type: 'number', nullable: true, minimum: 0, maximum: 1, example: 0.7143, description: 'completed ÷ invites ever started (whatever their status now); null when none was.' },
@@ -212,12 +212,12 @@ const RESULT_SCHEMA: ApiPropertyOptions = {
       type: 'object',
       required: ['invites', 'quotes'],
       properties: {
-        invites: { ...COUNT, example: 1, description: 'Invites whose interviewees were erased after the report was made.' },
-        quotes: { ...COUNT, example: 2, description: 'Quotes taken out with them.' },
+        invites: { ...COUNT, example: 0, description: 'Invites whose interviewees were erased after the report was made.' },
+        quotes: { ...COUNT, example: 0, description: 'Quotes taken out with them.' },
       },
       description:
-        'Present once an erasure took interviewees out of this report: their answers, codes and quotes are gone, every figure is counted without them, and any ' +
-        'label, description or note that repeated their words was replaced.',
+        'What erasures took out of this report since it was made (zeros until one does): their answers, codes and quotes are gone, every figure is counted ' +
+        'without them, and any label, description or note that repeated their words was replaced.',
     },
   },
 };

@@ -50,6 +50,7 @@ const result = (overrides: Partial<StoredResult> = {}): StoredResult => ({
   droppedQuotes: 2,
   notes: ['The themes of question 2 fell back to the offline analysis.'],
   sentimentMethod: 'vader',
+  erased: { invites: 0, quotes: 0 },
   ...overrides,
 });
 

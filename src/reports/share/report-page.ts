@@ -269,16 +269,17 @@ ${body}
 function method(view: SharedReportView): string {
   const { result } = view;
   const analysis = view.analyst === null ? 'the built-in offline analysis' : `the analyst ${escapeHtml(view.analyst)}`;
-  const erasedQuotes = result.erased?.quotes ?? 0;
+  const erasedQuotes = result.erased.quotes;
   const dropped =
     result.droppedQuotes > 0
       ? ` ${plural(result.droppedQuotes, 'quote', 'quotes')} the analyst offered did not appear word for word and ${result.droppedQuotes === 1 ? 'was' : 'were'} left out.`
       : erasedQuotes > 0
         ? ''
         : ' No quote had to be left out.';
-  const erased = result.erased
-    ? `\n<li>Interviewees were erased after the report was made: their answers, codes${erasedQuotes > 0 ? ` and ${plural(erasedQuotes, 'quote', 'quotes')}` : ' and quotes'} were taken out, and every figure is counted without them.</li>`
-    : '';
+  const erased =
+    result.erased.invites > 0 || erasedQuotes > 0
+      ? `\n<li>Interviewees were erased after the report was made: their answers, codes${erasedQuotes > 0 ? ` and ${plural(erasedQuotes, 'quote', 'quotes')}` : ' and quotes'} were taken out, and every figure is counted without them.</li>`
+      : '';
   const notes = result.notes.length
     ? `<h3 class="subhead">Notes from the analysis</h3>
 <ul class="method">
