@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { AnswersModule } from './answers/answers.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
+import { CodebooksModule } from './codebooks/codebooks.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { jsonBody } from './common/json-body';
 import { ResultInterceptor } from './common/result.interceptor';
@@ -50,6 +51,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     ProductsModule,
     InterviewsModule,
     AnswersModule,
+    CodebooksModule,
     InterviewersModule,
     LanguagesModule,
     InvitesModule,

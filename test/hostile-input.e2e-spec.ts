@@ -37,6 +37,8 @@ const postRoutes = [
   '/v1/products/deleteOne',
   '/v1/participants/erase',
   '/v1/participants/export',
+  '/v1/interviews/setCodebook',
+  '/v1/reports/toCodebook',
 ];
 /** Routes whose first field is an address: SQL metacharacters there are not one (400). */
 const addressRoutes = ['/v1/participants/erase', '/v1/participants/export'];
@@ -61,6 +63,8 @@ const getRoutes: [string, string][] = [
   ['/v1/reports/getOne', 'reportID'],
   ['/v1/reports/getList', 'interviewID'],
   ['/v1/participants/getErasures', 'orgID'],
+  ['/v1/interviews/getCodebook', 'interviewID'],
+  ['/v1/reports/getCodes', 'reportID'],
 ];
 
 function cases(ids: { productID: string; interviewID: string }): Case[] {
@@ -83,6 +87,9 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/products/deleteOne': { productID: 'no-such-product', cascade: true },
     '/v1/participants/erase': { email: 'hostile@example.com', orgID: 'o' },
     '/v1/participants/export': { email: 'hostile@example.com', orgID: 'o' },
+    // An unknown interview: a request that got through would store no codebook (and the fingerprint would tell).
+    '/v1/interviews/setCodebook': { interviewID: 'no-such-interview', questions: [] },
+    '/v1/reports/toCodebook': { reportID: 'no-such-report' },
   };
   const textField: Record<string, string> = {
     '/v1/products/addOne': 'name',
@@ -100,6 +107,8 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     '/v1/products/deleteOne': 'productID',
     '/v1/participants/erase': 'email',
     '/v1/participants/export': 'email',
+    '/v1/interviews/setCodebook': 'interviewID',
+    '/v1/reports/toCodebook': 'reportID',
   };
   for (const path of postRoutes) {
     const base = validBody[path];
@@ -177,6 +186,29 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     out.push({ name: `${exportPath}: format=${format}`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&format=${encodeURIComponent(format)}`, expect: [400] });
   }
   out.push({ name: `${exportPath}: repeated format`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&format=csv&format=jsonl`, expect: [400] });
+  out.push({ name: `${exportPath}: repeated reportID`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&reportID=a&reportID=b`, expect: [400] });
+  out.push({ name: `${exportPath}: reportID of no report`, method: 'GET', path: `${exportPath}?interviewID=${ids.interviewID}&reportID=${encodeURIComponent("1' OR '1'='1")}`, expect: [404] });
+  // A codebook's nested shapes, each 400 and nothing written (the interview is real: a codebook that got through would be stored).
+  const codebook = (name: string, questions: unknown) =>
+    out.push({ name: `/v1/interviews/setCodebook: ${name}`, method: 'POST', path: '/v1/interviews/setCodebook', body: { interviewID: ids.interviewID, questions }, contentType: 'application/json', expect: [400] });
+  codebook('questions as an object', { $ne: 1 });
+  codebook('a question as a string', ['q']);
+  codebook('themes as a string', [{ questionIndex: 0, themes: 'x' }]);
+  codebook('a theme as null', [{ questionIndex: 0, themes: [null] }]);
+  codebook('a label as an object', [{ questionIndex: 0, themes: [{ theme: { $gt: '' } }] }]);
+  codebook('a label with NUL', [{ questionIndex: 0, themes: [{ theme: 'a\u0000b' }] }]);
+  codebook('a label with a lone surrogate', [{ questionIndex: 0, themes: [{ theme: 'a\ud800b' }] }]);
+  codebook('a label over-long', [{ questionIndex: 0, themes: [{ theme: LONG }] }]);
+  codebook('examples as a string', [{ questionIndex: 0, themes: [{ theme: 'x', examples: 'e' }] }]);
+  codebook('an example as a number', [{ questionIndex: 0, themes: [{ theme: 'x', examples: [1] }] }]);
+  codebook('an unknown question', [{ questionIndex: 99_999, themes: [{ theme: 'x' }] }]);
+  codebook('a negative question', [{ questionIndex: -1, themes: [{ theme: 'x' }] }]);
+  codebook('an unknown field in a theme', [{ questionIndex: 0, themes: [{ theme: 'x', isAdmin: true }] }]);
+  codebook('__proto__ in a theme', [{ questionIndex: 0, themes: [JSON.parse('{"theme":"x","__proto__":{"polluted":true}}')] }]);
+  const codes = '/v1/reports/getCodes';
+  for (const themeID of ['q0-t', 'Q0-T1', 'q0-t1%', "q0-t1' OR 1=1", 'x'.repeat(300), 'q-1-t1']) {
+    out.push({ name: `${codes}: themeID=${themeID.slice(0, 20)}`, method: 'GET', path: `${codes}?reportID=no-such-report&themeID=${encodeURIComponent(themeID)}`, expect: [400] });
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
 import { Browser, PHONE, describeInBrowser, launchBrowser } from './helpers/browser';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { StandInModel } from './helpers/stand-in-model';
 import { waitFor } from './helpers/wait';
 
 /* The callbacks given to page.evaluate run in the browser; the project's TypeScript has no DOM library. */
@@ -45,11 +46,22 @@ const PEOPLE: [string, string, string][] = [
   ['Raj', 'Meeting notes and decisions from our product team meetings each week.', 'The pricing is too expensive for startups like ours, we almost left for that.'],
 ];
 
+/** How the stand-in model (an OpenAI-compatible server in the test) codes the answers. */
+const MODEL = new StandInModel([
+  { labels: ['Meeting notes for the team'], description: 'Notes of meetings, shared with the team.', pattern: /meeting/i },
+  { labels: ['Research notes and drafts'], description: 'Long research notes and drafts for a thesis or papers.', pattern: /research|thesis|papers/i },
+  { labels: ['Too expensive for small teams'], description: 'The price per seat is too high.', pattern: /expensive|pric/i },
+  { labels: ['Slow search on big notebooks'], description: 'Search is slow once a notebook grows.', pattern: /slow|search/i },
+  { labels: ['Nothing more to add'], description: 'The interviewee had said it all.', pattern: /that is all/i },
+]);
+
 /**
  * A shared report as its reader meets it: a research lead's study runs through the room, a report is
- * made and shared, and Chromium opens the link with no token, at a desktop's width and a phone's, and
- * as printed. Asserted on what a person gets: headings, figures, charts with their numbers as text,
- * quotes that are in the transcripts, markup shown as text, nothing loaded from elsewhere.
+ * made (every answer coded, by a stand-in model) and shared, and Chromium opens the link with no
+ * token, at a desktop's width and a phone's, and as printed. Asserted on what a person gets: headings,
+ * figures, charts with their numbers as text, quotes that are in the transcripts, each theme's answers
+ * behind a disclosure, markup shown as text, nothing loaded from elsewhere; and after an interviewee
+ * is erased, nothing of theirs.
  */
 describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
   let t: TestApp;
@@ -61,13 +73,16 @@ describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
   let reportID: string;
   const requested: string[] = [];
 
+  let orgID: string;
+
   beforeAll(async () => {
-    t = await startApp({ REPORT_POLL_SECONDS: '1' });
+    t = await startApp({ REPORT_POLL_SECONDS: '1', INTERVIEWER_AGENTS: MODEL.agents(await MODEL.start()) });
     await t.app.listen(0, '127.0.0.1');
     baseUrl = (await t.app.getUrl()).replace('[::1]', 'localhost');
     admin = await adminToken(t);
 
-    const productID = await makeProduct(t, admin, { name: PRODUCT, orgID: uniq('org') });
+    orgID = uniq('org');
+    const productID = await makeProduct(t, admin, { name: PRODUCT, orgID });
     const interviewID = await makeInterview(t, admin, productID, { interviewName: INTERVIEW, guidelines: `Team notes: recruited from the spring cohort.\n1. ${Q1}\n2. ${Q2}` });
     const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: PEOPLE.length + 2 }).set(bearer(admin));
     const links = (res.body.result as string[]).map((url) => url.slice(url.lastIndexOf('/') + 1));
@@ -83,7 +98,7 @@ describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
     await t.http.post(`/i/${links[PEOPLE.length]}/start`).send({ name: 'Leo', email: 'leo@example.com', consent: true }).expect(200);
     await t.http.post(`/i/${links[PEOPLE.length]}/end`).send({}).expect(200);
 
-    reportID = (await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID }).expect(201)).body.result.reportID;
+    reportID = (await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID, analyst: 'stand-in' }).expect(201)).body.result.reportID;
     await waitFor('the report', async () => {
       const r = (await t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(admin))).body.result;
       return r.status === 'completed' ? r : undefined;
@@ -103,6 +118,7 @@ describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await MODEL.stop();
   });
 
   it('opens without a token and reads as a report: the study, the figures, the funnel', async () => {
@@ -111,7 +127,7 @@ describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
     await page.getByRole('heading', { level: 1, name: INTERVIEW }).waitFor();
     const text = await page.locator('body').innerText();
     expect(text).toContain(PRODUCT);
-    expect(text).toMatch(/Built-in offline analysis/);
+    expect(text).toMatch(/Analyst: stand-in/);
     expect(text).not.toContain('spring cohort'); // the team's notes are not questions
     // 14 invites: 12 completed, 1 abandoned, 1 pending; 13 started.
     const figures = await page.getByRole('region', { name: 'At a glance' }).innerText();
@@ -136,6 +152,31 @@ describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
     for (const quote of quotes) expect({ quote, found: answers.some((answer) => answer.includes(quote.trim())) }).toEqual({ quote, found: true });
   });
 
+  it('lists under each theme its answers, collapsed until the reader opens them, as they were given', async () => {
+    const second = page.locator('section', { has: page.getByRole('heading', { name: Q2 }) }).last();
+    const slow = second.locator('li.theme', { has: page.getByRole('heading', { name: 'Slow search on big notebooks' }) });
+    const list = slow.locator('details');
+    expect(await list.getAttribute('open')).toBeNull();
+    expect(await slow.getByText('Search is slow when a notebook gets big', { exact: false }).isVisible()).toBe(false);
+    await list.locator('summary').click();
+    expect(await list.getAttribute('open')).not.toBeNull();
+    expect(await list.locator('summary').innerText()).toBe('5 answers in this theme');
+    const answers = await list.locator('li').allInnerTexts();
+    const slowAnswers = PEOPLE.map(([, , answer]) => answer).filter((answer) => /slow|search/i.test(answer));
+    expect(answers.sort()).toEqual(slowAnswers.sort());
+    // Markup in an answer is text on the page.
+    expect(answers).toContain(HOSTILE);
+  });
+
+  it('says per question how much the themes hold and how many answers fell in other', async () => {
+    const second = page.locator('section', { has: page.getByRole('heading', { name: Q2 }) }).last();
+    // Eva's answer to question 2 is in no theme.
+    expect(await second.locator('.coverage').innerText()).toBe('Coverage 92% · 1 answer (from 1 interviewee) in no theme: other');
+    const first = page.locator('section', { has: page.getByRole('heading', { name: Q1 }) }).last();
+    expect(await first.locator('.coverage').innerText()).toMatch(/^Coverage \d+% · \d+ answers? \(from \d+ interviewees?\) in no theme: other$/);
+    expect(await page.getByText('No quote had to be left out.', { exact: false }).count()).toBe(1);
+  });
+
   it('shows markup from an answer as text and runs nothing; loads nothing from elsewhere', async () => {
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     expect(await page.locator('img[src="x"], script').count()).toBe(0);
@@ -155,9 +196,32 @@ describeInBrowser('A shared report at /r/{shareID}, in a browser', () => {
   it('takes the README screenshot', async () => {
     await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
     await page.setViewportSize({ width: 1000, height: 2300 });
+    // The first theme's answers open, as a reader checking it would have them.
+    await page.locator('li.theme details summary').first().click();
     await page.screenshot({ path: SCREENSHOT, animations: 'disabled' });
     expect(statSync(SCREENSHOT).size).toBeGreaterThan(20_000);
     if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(SCREENSHOT, { force: true });
+  });
+
+  it('shows nothing of an interviewee once they are erased, and no longer says that no quote had to be left out', async () => {
+    // Omar wrote the longest answer about meeting notes: the model quoted it.
+    const [, notes, price] = PEOPLE[3];
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+    expect(await page.locator('blockquote').allInnerTexts()).toContain(notes.split(' ').slice(0, 5).join(' '));
+    await t.http.post('/v1/participants/erase').set(bearer(admin)).send({ email: 'omar@example.com', orgID }).expect(200);
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+    const second = page.locator('section', { has: page.getByRole('heading', { name: Q2 }) }).last();
+    const pricing = second.locator('li.theme', { has: page.getByRole('heading', { name: 'Too expensive for small teams' }) });
+    await pricing.locator('summary').click();
+    const answers = await pricing.locator('details li').allInnerTexts();
+    expect(answers.length).toBe(5);
+    expect(answers).not.toContain(price);
+    const text = await page.locator('body').innerText();
+    for (const words of [notes.slice(0, 30), price.slice(0, 30), 'sync to our task board']) expect(text).not.toContain(words);
+    const method = await page.getByRole('region', { name: 'How this report was made' }).innerText();
+    expect(method).not.toContain('No quote had to be left out');
+    expect(method).toContain('Interviewees were erased after the report was made');
+    expect(browser!.errors).toEqual([]);
   });
 
   it('says the link is gone once the report is unshared, without repeating the link', async () => {

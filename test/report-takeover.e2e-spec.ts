@@ -26,7 +26,7 @@ describe(`A report taken over after its instance died (${ENGINE})`, () => {
   let token: string;
   let interviewID: string;
 
-  /** The stand-in model: holds every request until `answering`, then codes all of a question's answers as one theme. */
+  /** The stand-in model: holds every request until `answering`, then proposes one theme and codes all of a question's answers with it. */
   function serveModel(req: IncomingMessage, res: ServerResponse): void {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -42,10 +42,13 @@ describe(`A report taken over after its instance died (${ENGINE})`, () => {
         .split('\n')
         .filter((line) => line.startsWith('{"id":"a'))
         .map((line) => (JSON.parse(line) as { id: string }).id);
+      const kind = body.response_format.json_schema.name;
       const content =
-        body.response_format.json_schema.name === 'question_themes'
-          ? { themes: [{ theme: 'Taken over', description: 'Coded by the second instance.', members: ids, quotes: [] }] }
-          : { themes: [] };
+        kind === 'propose_themes'
+          ? { themes: [{ theme: 'Taken over', description: 'Coded by the second instance.' }] }
+          : kind === 'code_answers'
+            ? { codes: ids.map((answer) => ({ answer, themes: ['T1'] })), quotes: [] }
+            : { themes: [] };
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(content) }, finish_reason: 'stop' }] }));
     });
   }

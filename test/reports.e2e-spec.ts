@@ -203,7 +203,7 @@ describe('Reports with a model as the analyst', () => {
   const answersOf = (user: string) =>
     user
       .split('\n')
-      .filter((line) => line.startsWith('{"id":'))
+      .filter((line) => line.startsWith('{"id":"a'))
       .map((line) => JSON.parse(line) as { id: string; text: string });
 
   function answer(body: { messages: { role: string; content: string }[]; response_format: { json_schema: { name: string } } }): string {
@@ -215,19 +215,32 @@ describe('Reports with a model as the analyst', () => {
     }
     // The first question's answers get a reply that is not JSON.
     if (user.includes('What do you use Acme Notes for?')) return '{"themes": [ {"theme": "Meetings", ';
+    const about = user.includes('What would you change about Acme Notes?') ? 'change' : 'closing';
+    if (schema === 'propose_themes') {
+      return JSON.stringify({
+        themes:
+          about === 'change'
+            ? [
+                { theme: 'Too expensive', description: 'The price hurts small teams.' },
+                { theme: 'Slow search', description: 'Search is slow on big notebooks.' },
+              ]
+            : [{ theme: 'Nothing more', description: 'Nothing to add.' }],
+      });
+    }
     const answers = answersOf(user);
+    const firstWords = (text: string) => text.split(' ').slice(0, 4).join(' ');
+    if (about === 'closing') {
+      return JSON.stringify({ codes: answers.map((a) => ({ answer: a.id, themes: ['T1'] })), quotes: [{ theme: 'T1', answer: answers[0].id, text: firstWords(answers[0].text) }] });
+    }
     const pricey = answers.filter((a) => /expensive|pric/i.test(a.text));
     const slow = answers.filter((a) => /slow|search/i.test(a.text));
-    const firstWords = (text: string) => text.split(' ').slice(0, 4).join(' ');
-    if (pricey.length < 2 || slow.length < 1) {
-      // The closing answers: one theme of them all.
-      return JSON.stringify({ themes: [{ theme: 'Nothing more', description: 'Nothing to add.', members: answers.map((a) => a.id), quotes: [{ answer: answers[0].id, text: firstWords(answers[0].text) }] }] });
-    }
     return JSON.stringify({
-      themes: [
-        // "answers": 99 is the model's own count: the server counts members itself.
-        { theme: 'Too expensive', description: 'The price hurts small teams.', members: pricey.map((a) => a.id), answers: 99, quotes: [{ answer: pricey[0].id, text: firstWords(pricey[0].text) }, { answer: pricey[1].id, text: PARAPHRASE }] },
-        { theme: 'Slow search', description: 'Search is slow on big notebooks.', members: slow.map((a) => a.id), quotes: [{ answer: slow[0].id, text: firstWords(slow[0].text) }] },
+      // "answers": 99 is the model's own count: the server counts the codes itself.
+      codes: answers.map((a) => ({ answer: a.id, themes: [...(pricey.includes(a) ? ['T1'] : []), ...(slow.includes(a) ? ['T2'] : [])], answers: 99 })),
+      quotes: [
+        { theme: 'T1', answer: pricey[1].id, text: PARAPHRASE },
+        ...pricey.map((a) => ({ theme: 'T1', answer: a.id, text: firstWords(a.text) })),
+        { theme: 'T2', answer: slow[0].id, text: firstWords(slow[0].text) },
       ],
     });
   }
@@ -270,7 +283,7 @@ describe('Reports with a model as the analyst', () => {
     return { orgID, interviewID, links };
   }
 
-  it('keeps the model\'s themes where they hold, drops paraphrased quotes, counts members itself, falls back where the model fails', async () => {
+  it('keeps the model\'s themes where they hold, drops paraphrased quotes, counts the codes itself, falls back where the model fails', async () => {
     const { interviewID, links } = await interviewed('With a model');
 
     const { reportID } = (await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID, analyst: 'stand-in' }).expect(201)).body.result;
@@ -281,7 +294,7 @@ describe('Reports with a model as the analyst', () => {
     const { result } = done;
     expect(done.analyst).toBe('stand-in');
 
-    // Question 2: the model's themes, counted by the server (3 interviewees each, not the model's 99).
+    // Question 2: the model's themes, counted by the server from the codes (3 interviewees each, not the model's 99).
     const change = result.questions[1];
     expect(change.themes.map((th: { theme: string; answers: number }) => [th.theme, th.answers])).toEqual([
       ['Too expensive', 3],
@@ -291,7 +304,7 @@ describe('Reports with a model as the analyst', () => {
     expect(result.droppedQuotes).toBe(1);
     const quotes = change.themes.flatMap((th: { quotes: Quote[] }) => th.quotes) as Quote[];
     expect(quotes.map((q) => q.text)).not.toContain(PARAPHRASE);
-    expect(quotes).toHaveLength(2);
+    expect(quotes).toHaveLength(4);
     for (const quote of quotes) {
       const turn = (await t.http.get('/v1/invites/getOne').query({ linkID: quote.linkID }).set(bearer(admin))).body.result.conversation[quote.turnIndex];
       expect(turn.content).toContain(quote.text);
@@ -303,7 +316,7 @@ describe('Reports with a model as the analyst', () => {
     expect(result.themes.map((th: { theme: string }) => th.theme)).toEqual(['Cost and speed']);
 
     // What the model was sent: answers only, never a linkID, a name or an email.
-    expect(requests.some((r) => r.schema === 'question_themes')).toBe(true);
+    expect(requests.some((r) => r.schema === 'code_answers')).toBe(true);
     for (const r of requests) {
       for (const link of links) expect(r.body).not.toContain(link);
       for (const person of PEOPLE) expect(r.body).not.toContain(`${person.name.toLowerCase()}@example.com`);
@@ -327,7 +340,7 @@ describe('Reports with a model as the analyst', () => {
         return r.status === 'completed' ? r : undefined;
       }, 20_000);
       const text = JSON.stringify(done.result);
-      // Others' quotes stay (the model quoted the first answers about price: Ada's, then Grace's); none of Ada's.
+      // Others' quotes stay (the model quoted every answer about price: Ada's, Grace's, Alan's); none of Ada's.
       expect(text).toContain(links[1]);
       expect(text).not.toContain(links[0]);
       expect(text).not.toContain('The pricing is too expensive');

@@ -23,8 +23,17 @@ export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
   'occupation',
 ];
 
-/** Cells people wrote, which a spreadsheet program could take for a formula. */
-const FREE_TEXT = new Set<keyof ExportRow>(['question', 'answer', 'name', 'email', 'occupation']);
+/** An export row of a coded export (exportAnswers?reportID=): the labels of its themes in that report. */
+export type CodedExportRow = ExportRow & { themes: string[] | null };
+
+/** The coded export's columns: the export's, then the themes. */
+export const CODED_EXPORT_COLUMNS: readonly (keyof CodedExportRow)[] = [...EXPORT_COLUMNS, 'themes'];
+
+/** How a coded export's CSV cell joins an answer's theme labels. */
+export const THEME_SEPARATOR = '; ';
+
+/** Cells people (or a model) wrote, which a spreadsheet program could take for a formula. */
+const FREE_TEXT = new Set<keyof CodedExportRow>(['question', 'answer', 'name', 'email', 'occupation', 'themes']);
 
 /**
  * A cell that starts like a formula, prefixed with ' so spreadsheets show it as text (OWASP CSV
@@ -36,10 +45,11 @@ export function neutralised(text: string): string {
   return /^\s*[=+\-@]|^[\t\r]/u.test(text) ? `'${text}` : text;
 }
 
-/** One CSV record: free text neutralised, null empty, the rest as it is. */
-function csvRecord(row: ExportRow): (string | number | boolean | null)[] {
-  return EXPORT_COLUMNS.map((column) => {
-    const value = row[column];
+/** One CSV record: free text neutralised, null empty, theme labels joined, the rest as it is. */
+function csvRecord(row: ExportRow | CodedExportRow, columns: readonly (keyof CodedExportRow)[]): (string | number | boolean | null)[] {
+  return columns.map((column) => {
+    const raw = (row as CodedExportRow)[column];
+    const value = Array.isArray(raw) ? raw.join(THEME_SEPARATOR) : raw;
     return typeof value === 'string' && FREE_TEXT.has(column) ? neutralised(value) : value;
   });
 }
@@ -68,18 +78,18 @@ function csvText(records: readonly (readonly unknown[])[]): string {
  * made most of a large export's garbage, and so its memory). A read that fails half-way fails the
  * stream: the client sees a download cut short, never a partial file that looks complete.
  */
-export function exportBody(chunks: AsyncIterable<ExportRow[]>, format: ExportFormat): Readable {
+export function exportBody(chunks: AsyncIterable<ExportRow[] | CodedExportRow[]>, format: ExportFormat, columns: readonly (keyof CodedExportRow)[] = EXPORT_COLUMNS): Readable {
   if (format === 'jsonl') {
     return Readable.from(
       (async function* () {
-        for await (const rows of chunks) yield rows.map((row) => `${JSON.stringify(row, EXPORT_COLUMNS as string[])}\n`).join('');
+        for await (const rows of chunks) yield rows.map((row) => `${JSON.stringify(row, columns as string[])}\n`).join('');
       })(),
     );
   }
   return Readable.from(
     (async function* () {
-      yield BOM + csvText([EXPORT_COLUMNS]);
-      for await (const rows of chunks) yield csvText(rows.map(csvRecord));
+      yield BOM + csvText([columns]);
+      for await (const rows of chunks) yield csvText(rows.map((row) => csvRecord(row, columns)));
     })(),
   );
 }

@@ -8,7 +8,8 @@ import { InvitesRepository } from '../invites/invites.repository';
 import { AnswerRow, ExportRow, answerRowOf } from './answer-rows';
 import { AnswersStart, answerChunks } from './answer-chunks';
 import { decodeAnswerCursor, encodeAnswerCursor } from './answer-cursor';
-import { exportBody, exportFileName } from './answers-export';
+import { CODED_EXPORT_COLUMNS, CodedExportRow, EXPORT_COLUMNS, exportBody, exportFileName } from './answers-export';
+import { ReportsService } from '../reports/reports.service';
 import { ExportAnswersQueryDto, GetAnswersQueryDto } from './dto/answer-queries.dto';
 
 @Injectable()
@@ -16,6 +17,7 @@ export class AnswersService {
   constructor(
     private readonly interviews: InterviewsService,
     private readonly invites: InvitesRepository,
+    private readonly reports: ReportsService,
   ) {}
 
   /**
@@ -72,18 +74,30 @@ export class AnswersService {
     return new StreamableFile(Readable.from(body()), { type: 'application/json; charset=utf-8' });
   }
 
-  /** exportAnswers: every answer with its invite, as CSV or JSON Lines, written as it is read. */
+  /**
+   * exportAnswers: every answer with its invite, as CSV or JSON Lines, written as it is read. With a
+   * report, each chunk's answers are looked up in its codes (by their invites) as they are written.
+   */
   async export(query: ExportAnswersQueryDto, principal: Principal): Promise<StreamableFile> {
     const { interview, questions } = await this.interviews.questionsFor(principal, query.interviewID);
+    const themesOf = query.reportID === undefined ? undefined : await this.reports.themesFor(query.reportID, interview.interviewID, principal);
     const format = query.format ?? 'csv';
     const chunks = answerChunks(
       this.invites.answerSources(interview.interviewID),
       questions.map((q) => q.question),
     );
-    async function* rows(): AsyncGenerator<ExportRow[]> {
-      for await (const chunk of chunks) if (chunk.rows.length > 0) yield chunk.rows;
+    async function* rows(): AsyncGenerator<ExportRow[] | CodedExportRow[]> {
+      for await (const chunk of chunks) {
+        if (chunk.rows.length === 0) continue;
+        if (!themesOf) {
+          yield chunk.rows;
+          continue;
+        }
+        const themes = await themesOf(chunk.rows);
+        yield chunk.rows.map((row, i) => ({ ...row, themes: themes[i] }));
+      }
     }
-    return new StreamableFile(exportBody(rows(), format), {
+    return new StreamableFile(exportBody(rows(), format, themesOf ? CODED_EXPORT_COLUMNS : EXPORT_COLUMNS), {
       type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       disposition: `attachment; filename="${exportFileName(interview.interviewID, format)}"`,
     });

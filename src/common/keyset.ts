@@ -120,6 +120,14 @@ export class KeysetList<R extends KeysetRow> {
   }
 }
 
+/** A list that pages: what answerList reads (KeysetList, and lists with keys of their own). */
+export interface PagedList<R> {
+  /** Up to `limit` rows after `cursor`, and the next page's cursor when more remain. */
+  page(limit: number, cursor?: string): Promise<{ rows: R[]; next?: string }>;
+  /** How many rows the list has (an implementation may stop counting past `max`). */
+  countUpTo(max: number): Promise<number>;
+}
+
 /** Rows per query when a whole list is streamed (unless the list says otherwise: invites carry transcripts). */
 export const STREAM_CHUNK_ROWS = 1000;
 
@@ -133,9 +141,9 @@ const logger = new Logger('Lists');
  * answered as a page like any other. `present` turns a chunk of rows into what the API shows (it may
  * look more up, a chunk at a time).
  */
-export async function answerList<R extends KeysetRow, T>(
+export async function answerList<R, T>(
   page: PageQueryDto,
-  list: KeysetList<R>,
+  list: PagedList<R>,
   present: (rows: R[]) => T[] | Promise<T[]>,
   chunkRows: number = STREAM_CHUNK_ROWS,
 ): Promise<ListAnswer<T>> {

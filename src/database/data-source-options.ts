@@ -4,18 +4,20 @@ import * as mysql2 from 'mysql2';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ApiToken } from '../auth/api-token.entity';
+import { Codebook } from '../codebooks/codebook.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
 import { Erasure } from '../participants/erasure.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
+import { ReportCode } from '../reports/report-code.entity';
 import { Report, ReportShare } from '../reports/report.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.entity';
 import { migrations } from './migrations';
 import { mysqlWithStatementTimeout } from './statement-timeout';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),

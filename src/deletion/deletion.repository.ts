@@ -34,7 +34,7 @@ export class DeletionRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Deletes the interviews' share links, reports and invites (with their transcripts), then the interviews. */
+  /** Deletes the interviews' share links, report codes, reports, codebooks and invites (with their transcripts), then the interviews. */
   async deleteInterviews(db: EntityManager, interviewIDs: string[]): Promise<Omit<Removed, 'profiles'>> {
     let invites = 0;
     let reports = 0;
@@ -42,7 +42,9 @@ export class DeletionRepository {
       const ids = interviewIDs.slice(i, i + IN_CHUNK);
       const list = inList(ids.length);
       await db.query(`DELETE FROM report_shares WHERE report_id IN (SELECT id FROM reports WHERE interview_id IN ${list})`, ids);
+      await db.query(`DELETE FROM report_codes WHERE report_id IN (SELECT id FROM reports WHERE interview_id IN ${list})`, ids);
       reports += await affectedRows(db, `DELETE FROM reports WHERE interview_id IN ${list}`, ids);
+      await db.query(`DELETE FROM codebooks WHERE interview_id IN ${list}`, ids);
       invites += await affectedRows(db, `DELETE FROM invites WHERE interview_id IN ${list}`, ids);
       await db.query(`DELETE FROM interviews WHERE id IN ${list}`, ids);
     }

@@ -5,7 +5,7 @@ import type { Owned } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { DataOwner, ParticipantsRepository } from './participants.repository';
-import { withoutQuotesOf } from '../reports/report-quotes';
+import { ReportErasure } from '../reports/report-erasure';
 
 /** The address as the API compares it: trimmed and lower-cased. */
 export function normalEmail(email: string): string {
@@ -40,8 +40,9 @@ export interface ErasureCounts {
 }
 
 /**
- * The erasure itself, in the caller's transaction: the invites' person and transcript cleared, their
- * quotes taken out of stored reports (and so out of share pages, which render the stored result), the
+ * The erasure itself, in the caller's transaction: the invites' person and transcript cleared, and
+ * they are taken out of stored reports (ReportErasure: their codes and quotes, every figure recounted
+ * without them, any text that repeats their words replaced; share pages render the stored report), the
  * person's profile deleted when asked, the audit record, and participant.erased to the webhook endpoints
  * that see any of the products concerned. Used by participants/erase and by the retention sweep.
  */
@@ -50,6 +51,7 @@ export class ErasureService {
   constructor(
     private readonly repo: ParticipantsRepository,
     private readonly outbox: WebhookOutbox,
+    private readonly reportErasure: ReportErasure,
   ) {}
 
   async erase(
@@ -59,18 +61,11 @@ export class ErasureService {
   ): Promise<ErasureCounts> {
     const erasureID = uuidv7();
     const linkIDs = what.invites.map((i) => i.linkID);
+    // What they said, read before it is cleared: reports must keep none of it.
+    const said = await this.repo.whatTheySaid(db, linkIDs);
     await this.repo.eraseInvites(db, linkIDs, now);
-
-    let reports = 0;
-    if (linkIDs.length > 0) {
-      const erased = new Set(linkIDs);
-      for (const report of await this.repo.reportResults(db, [...new Set(what.invites.map((i) => i.interviewID))])) {
-        const next = withoutQuotesOf(report.result, erased);
-        if (next === null) continue;
-        await this.repo.writeReportResult(db, report.reportID, next, now);
-        reports += 1;
-      }
-    }
+    const erased = what.invites.map((i) => ({ linkID: i.linkID, interviewID: i.interviewID, answers: said.get(i.linkID)?.answers ?? [], name: said.get(i.linkID)?.name ?? null }));
+    const reports = await this.reportErasure.eraseFromReports(db, erased, now);
     const profiles = what.profile ? await this.repo.deleteProfile(db, what.profile.profileID) : 0;
 
     const sha = emailSha256(what.email);

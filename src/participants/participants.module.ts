@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '../config/config.module';
 import { ProfilesModule } from '../profiles/profiles.module';
+import { ReportsModule } from '../reports/reports.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
 import { ErasureService } from './erasure.service';
 import { ParticipantsController } from './participants.controller';
@@ -12,7 +13,7 @@ const retentionConfig = ConfigModule.forFeature(RetentionConfig, readRetentionCo
 
 /** Interviewees' data rights: erasure, its audit, export, and the retention sweep that erases by age. */
 @Module({
-  imports: [retentionConfig, ProfilesModule, WebhookOutboxModule],
+  imports: [retentionConfig, ProfilesModule, ReportsModule, WebhookOutboxModule],
   controllers: [ParticipantsController],
   providers: [ParticipantsService, ParticipantsRepository, ErasureService],
   // The HTTP service's retention sweeper (AppModule) works with these.

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import { Invite } from '../invites/invite.entity';
 import type { Owned } from '../access/access-rule';
 import type { InviteRow } from '../invites/invites.repository';
 import { IN_CHUNK } from '../common/limits';
@@ -97,6 +98,18 @@ export class ParticipantsRepository {
     }
   }
 
+  /** The interviewee turns and the given name of each invite, in the caller's transaction (an erasure's, before it clears them). */
+  async whatTheySaid(db: EntityManager, linkIDs: readonly string[]): Promise<Map<string, { answers: string[]; name: string | null }>> {
+    const out = new Map<string, { answers: string[]; name: string | null }>();
+    for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
+      const invites = await db.getRepository(Invite).find({ select: { linkID: true, conversation: true, userInfo: true }, where: { linkID: In(linkIDs.slice(i, i + IN_CHUNK)) } });
+      for (const invite of invites) {
+        out.set(invite.linkID, { answers: invite.conversation.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content), name: invite.userInfo?.name ?? null });
+      }
+    }
+    return out;
+  }
+
   /** The owner's profile of this address (lower-cased), with its products and their owners. */
   async profileOf(db: EntityManager, owner: DataOwner, email: string): Promise<{ profileID: string; products: (Owned & { productID: string })[] } | undefined> {
     const [row] = await db.query<{ profileID: string }[]>(`SELECT id AS profileID FROM profiles WHERE owner_key = ? AND email = ?${FOR_UPDATE_SQL}`, [ownerKeyOf(owner), email]);
@@ -111,25 +124,6 @@ export class ParticipantsRepository {
   async deleteProfile(db: EntityManager, profileID: string): Promise<number> {
     await db.query('DELETE FROM profile_products WHERE profile_id = ?', [profileID]);
     return affectedRows(db, 'DELETE FROM profiles WHERE id = ?', [profileID]);
-  }
-
-  /** The stored results of the interviews' reports, locked (MySQL): a quote may be taken out of them. */
-  async reportResults(db: EntityManager, interviewIDs: readonly string[]): Promise<{ reportID: string; result: string }[]> {
-    const out: { reportID: string; result: string }[] = [];
-    for (let i = 0; i < interviewIDs.length; i += IN_CHUNK) {
-      const ids = interviewIDs.slice(i, i + IN_CHUNK);
-      out.push(
-        ...(await db.query<{ reportID: string; result: string }[]>(
-          `SELECT id AS reportID, result FROM reports WHERE interview_id IN ${inList(ids.length)} AND result IS NOT NULL ORDER BY id${FOR_UPDATE_SQL}`,
-          ids,
-        )),
-      );
-    }
-    return out;
-  }
-
-  async writeReportResult(db: EntityManager, reportID: string, result: string, now: Date): Promise<void> {
-    await db.query('UPDATE reports SET result = ?, updated_at = ? WHERE id = ?', [result, sqlDate(now), reportID]);
   }
 
   async insertErasure(db: EntityManager, e: NewErasure, now: Date): Promise<void> {

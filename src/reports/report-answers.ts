@@ -1,12 +1,16 @@
 import { chunkOf } from '../answers/answer-chunks';
 import type { AnswerSourceRow } from '../invites/invites.repository';
-import type { AnalysisAnswer, AnalysisResult, Quote, ReportResult } from './analysis/analysis.types';
+import type { AnalysisAnswer, AnalysisResult, AnswerCode, Quote, ReportResult } from './analysis/analysis.types';
 import { isVerbatimQuote } from './analysis/quotes';
 import { median, sentimentSplit } from './analysis/stats';
 import type { Yielder } from './analysis/yielder';
+import type { CodedAnswer } from './report-codes';
 
-/** The parts of a report made of its answers and their analysis (the invite counts are the builder's). */
-export type AnswerInsights = Omit<ReportResult, 'invites' | 'completionRate'>;
+/**
+ * The parts of a report made of its answers and their analysis (the invite counts and the sentiment
+ * method are the builder's); each code comes with what the report keeps of its answer.
+ */
+export type AnswerInsights = Omit<ReportResult, 'invites' | 'completionRate' | 'codes' | 'sentimentMethod'> & { codes: CodedAnswer[] };
 
 /** All the pages' answers gathered in this thread, giving way through `yielder`; stops when `signal` aborts. */
 export async function gatherHere(
@@ -94,6 +98,23 @@ export class ReportAnswers {
       medianAnswerWords: median(this.answers.map((a) => a.words)),
       sentiment: sentimentSplit(this.answers.map((a) => a.sentiment)),
       ...verifyQuotes(analysis, this.turns),
+      codes: this.coded(analysis.codes),
     };
+  }
+
+  /**
+   * Each code with its answer, matched by invite and turn. An analysis that did not code every answer
+   * it read (one made before answers were coded) gives none: its counts stay its own.
+   */
+  private coded(codes: readonly AnswerCode[]): CodedAnswer[] {
+    if (codes.length !== this.answers.length) return [];
+    const byTurn = new Map(this.answers.map((a) => [`${a.linkID}#${a.turnIndex}`, a]));
+    const out: CodedAnswer[] = [];
+    for (const code of codes) {
+      const answer = byTurn.get(`${code.linkID}#${code.turnIndex}`);
+      if (!answer) return [];
+      out.push({ ...code, answer: answer.answer, words: answer.words, sentiment: answer.sentiment });
+    }
+    return out;
   }
 }

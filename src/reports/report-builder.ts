@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { ANSWER_SOURCES_PER_READ } from '../answers/answer-chunks';
+import { CodebooksService } from '../codebooks/codebooks.service';
 import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';
-import type { InviteCounts, ReportResult } from './analysis/analysis.types';
+import type { AnalysisOptions } from './analysis/analysis.types';
+import { SENTIMENT_METHOD } from './analysis/sentiment-method';
+import { median } from './analysis/stats';
 import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
 import { gatherHere, type AnswerInsights } from './report-answers';
+import { CodeTally, numberThemes, tidyCodes, type CodedAnswer, type StoredResult } from './report-codes';
+import { inviteCountsOf } from './report-erasure';
+import { ReportsRepository } from './reports.repository';
 
 /** How a run goes: progress (answers analysed, of all), and the signal that stops it. */
 export interface BuildRun {
@@ -13,22 +21,40 @@ export interface BuildRun {
   signal: AbortSignal;
 }
 
+/** A report as made: its result, and its codes (stored apart, in report_codes). */
+export interface BuiltReport {
+  result: StoredResult;
+  codes: CodedAnswer[];
+}
+
+const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
+
 /**
- * Makes a report's result: the interview's invites counted, its answers read (those stored up to
- * `asOf`), the analyst's insights, every quote checked. Runs in the background (ReportWorker), never on
- * a request's path. The offline analyst takes the pages of invites as the database gives them and does
- * the rest in its worker thread (OfflineAnalysisRunner); for another analyst the answers are gathered
- * here, a page at a time, giving way to the event loop.
+ * Makes a report's result: the interview's invites counted (as of `asOf`), its answers read (those
+ * stored up to `asOf`), the analyst's insights, every quote checked, and every count that follows from
+ * the codes counted here from the codes, whoever coded them. Runs in the background (ReportWorker),
+ * never on a request's path. The offline analyst takes the pages of invites as the database gives them
+ * and does the rest in its worker thread (OfflineAnalysisRunner); for another analyst the answers are
+ * gathered here, a page at a time, giving way to the event loop. The analysis is given the report's
+ * maxThemes and the interview's codebook as it stands when the run starts.
  */
 @Injectable()
 export class ReportBuilder {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly interviews: InterviewsService,
     private readonly invites: InvitesRepository,
+    private readonly reports: ReportsRepository,
+    private readonly codebooks: CodebooksService,
   ) {}
 
-  async build(interviewID: string, analyst: Analyst, asOf: Date, run: BuildRun): Promise<ReportResult> {
+  async build(report: { interviewID: string; maxThemes: number }, analyst: Analyst, asOf: Date, run: BuildRun): Promise<BuiltReport> {
+    const { interviewID } = report;
     const { interview, productName, productDesc, questions } = await this.interviews.questionsOf(interviewID);
+    const asked = new Set(questions.map((q) => q.questionIndex));
+    // A codebook question the guidelines no longer ask is left out: its answers have no question to be coded under.
+    const codebook = (await this.codebooks.forReport(interviewID)).filter((q) => asked.has(q.questionIndex));
+    const options: AnalysisOptions = { maxThemes: report.maxThemes, codebook };
     const tally = await this.invites.tally(interviewID);
     run.onProgress(0, tally.answers);
 
@@ -37,7 +63,7 @@ export class ReportBuilder {
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
     let insights: AnswerInsights;
     if (analyst.report) {
-      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime() }, analysisRun);
+      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime(), options }, analysisRun);
     } else {
       const gathered = await gatherHere(
         pages,
@@ -46,21 +72,27 @@ export class ReportBuilder {
         analysisRun,
       );
       const context = { productName, productDesc, interviewName: interview.interviewName };
-      insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context }, analysisRun));
+      insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context, options }, analysisRun));
     }
-    const invites: InviteCounts = {
-      total: Object.values(tally.byStatus).reduce((a, b) => a + (b ?? 0), 0),
-      pending: tally.byStatus.pending ?? 0,
-      started: tally.byStatus.started ?? 0,
-      completed: tally.byStatus.completed ?? 0,
-      abandoned: tally.byStatus.abandoned ?? 0,
-      expired: tally.byStatus.expired ?? 0,
-      revoked: tally.byStatus.revoked ?? 0,
+    const figures = await this.reports.figuresAt(this.dataSource.manager, interviewID, asOf);
+    const { codes: analysed, ...parts } = insights;
+    const result: StoredResult = {
+      ...inviteCountsOf(figures),
+      ...parts,
+      medianDurationSeconds: roundOrNull(median(figures.durations)),
+      sentimentMethod: SENTIMENT_METHOD,
+      erased: { invites: 0, quotes: 0 },
     };
-    return {
-      invites,
-      completionRate: tally.started === 0 ? null : Math.round((invites.completed / tally.started) * 10_000) / 10_000,
-      ...insights,
-    };
+    numberThemes(result);
+    const codes = tidyCodes(result, analysed);
+    if (codes.length > 0) {
+      const counts = new CodeTally(result.questions);
+      for (const code of codes) {
+        counts.add(code);
+        if (yielder.due()) await yielder.giveWay();
+      }
+      counts.applyTo(result);
+    }
+    return { result, codes };
   }
 }

@@ -11,10 +11,28 @@ import { ReportsConfig } from './reports.config';
 import { Metrics } from '../metrics/metrics.service';
 import { inSpan } from '../common/spans';
 import { REPORT_LIMITS } from './reports.limits';
-import { ClaimedReport, ReportOutcome, ReportsRepository } from './reports.repository';
+import { ClaimedReport, ReportsRepository } from './reports.repository';
 import { InvitesRepository } from '../invites/invites.repository';
-import { quotedLinks, withoutQuotesOf } from './report-quotes';
 import { outsideCaller } from '../common/background';
+import type { CodedAnswer, StoredResult } from './report-codes';
+import { ReportCodesRepository } from './report-codes.repository';
+import { ReportErasure } from './report-erasure';
+
+/** How a run ended: a completed one with its result and codes; either with the run's last progress. */
+type RunOutcome = ({ status: 'completed'; result: StoredResult; codes: CodedAnswer[]; error: null } | { status: 'failed'; result: null; codes: []; error: string }) & {
+  progress?: { done: number; total: number };
+};
+
+/** The invites a result quotes, each once. */
+function quotedLinks(result: StoredResult): string[] {
+  const links = new Set<string>();
+  for (const question of result.questions) {
+    for (const q of question.quotes) links.add(q.linkID);
+    for (const theme of question.themes) for (const q of theme.quotes) links.add(q.linkID);
+  }
+  for (const theme of result.themes) for (const q of theme.quotes) links.add(q.linkID);
+  return [...links];
+}
 
 /** Why the run stopped on purpose (this instance is stopping, or the claim was taken over): not a failure. */
 class RunStopped extends Error {}
@@ -46,6 +64,8 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reports: ReportsRepository,
+    private readonly codes: ReportCodesRepository,
+    private readonly erasure: ReportErasure,
     private readonly invites: InvitesRepository,
     private readonly builder: ReportBuilder,
     private readonly analysts: AnalystsService,
@@ -113,7 +133,7 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async runOnce(claim: ClaimedReport): Promise<void> {
     if (claim.attempts > REPORT_LIMITS.attempts) {
-      await this.finish(claim, { status: 'failed', result: null, error: `its run stopped ${REPORT_LIMITS.attempts} times before it could finish (the instance running it went away)` });
+      await this.finish(claim, { status: 'failed', result: null, codes: [], error: `its run stopped ${REPORT_LIMITS.attempts} times before it could finish (the instance running it went away)` }, new Date());
       return;
     }
     const stop = new AbortController();
@@ -125,45 +145,48 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
       if (!(await this.reports.renew(claim, new Date(now.getTime() + this.config.leaseMs), progress, now))) stop.abort(new RunStopped('the claim was taken over'));
     };
     const heartbeat = setInterval(() => void renew().catch(() => undefined), Math.max(250, Math.floor(this.config.leaseMs / 3)));
-    let outcome: ReportOutcome;
+    let outcome: RunOutcome;
     try {
       await renew();
       const { analyst, note } = this.analysts.get(claim.analyst);
-      const result = await this.builder.build(claim.interviewID, analyst, asOf, {
+      const built = await this.builder.build(claim, analyst, asOf, {
         onProgress: (done, total) => (progress = { done, total, asOf }),
         signal: stop.signal,
       });
-      if (note) result.notes.unshift(note);
-      outcome = { status: 'completed', result: JSON.stringify(result), error: null, progress };
+      if (note) built.result.notes.unshift(note);
+      outcome = { status: 'completed', result: built.result, codes: built.codes, error: null, progress };
     } catch (error) {
       if (stop.signal.aborted) {
         if (this.stopped) await this.reports.release(claim, new Date()).catch(() => undefined);
         return;
       }
       this.logger.error({ msg: 'report failed', reportID: claim.reportID, error: error instanceof Error ? error.stack : String(error) });
-      outcome = { status: 'failed', result: null, error: failureOf(error), progress };
+      outcome = { status: 'failed', result: null, codes: [], error: failureOf(error), progress };
     } finally {
       clearInterval(heartbeat);
       this.current = undefined;
     }
-    await this.finish(claim, outcome);
+    await this.finish(claim, outcome, asOf);
   }
 
   /**
-   * The outcome, and report.completed to the webhook endpoints that see the interview's product, in one
-   * transaction. A run reads its answers long before it stores its result: the quotes of an invite
-   * erased meanwhile (whose erasure found no stored result to take them out of) are taken out here.
-   * The quoted invites are locked first, in the order an erasure locks invites and then reports.
+   * The outcome (with its codes), and report.completed to the webhook endpoints that see the interview's
+   * product, in one transaction. A run reads its answers long before it stores its result: an invite
+   * erased meanwhile (whose erasure found no stored result to take it out of) is taken out here, as an
+   * erasure would (ReportErasure). The invites the report coded or quotes are locked first, in the order
+   * an erasure locks invites and then reports.
    */
-  private async finish(claim: ClaimedReport, run: ReportOutcome): Promise<void> {
+  private async finish(claim: ClaimedReport, run: RunOutcome, asOf: Date): Promise<void> {
     const now = new Date();
     await transaction(this.dataSource, async (db) => {
-      let outcome = run;
-      if (outcome.result !== null) {
-        const erased = await this.invites.erasedAmong(db, quotedLinks(outcome.result));
-        if (erased.size > 0) outcome = { ...outcome, result: withoutQuotesOf(outcome.result, erased) ?? outcome.result };
+      const json = run.result === null ? null : JSON.stringify(run.result);
+      const erased = run.result === null ? new Set<string>() : await this.invites.erasedAmong(db, [...new Set([...run.codes.map((c) => c.linkID), ...quotedLinks(run.result)])]);
+      if (!(await this.reports.finish(db, claim, { status: run.status, result: json, error: run.error, progress: run.progress }, now))) return;
+      if (run.codes.length > 0) await this.codes.insert(db, claim.reportID, run.codes);
+      if (json !== null && erased.size > 0) {
+        const invites = [...erased].map((linkID) => ({ linkID, interviewID: claim.interviewID, answers: run.codes.filter((c) => c.linkID === linkID).map((c) => c.answer), name: null }));
+        await this.erasure.takeOut(db, { reportID: claim.reportID, interviewID: claim.interviewID, asOf, result: json }, invites, now);
       }
-      if (!(await this.reports.finish(db, claim, outcome, now))) return;
       const event = await this.reports.eventRow(db, claim.reportID);
       if (!event) return;
       const data = { reportID: event.reportID, interviewID: event.interviewID, productID: event.productID, status: event.status };

@@ -23,6 +23,10 @@ export class Report {
   @JoinColumn({ name: 'interview_id', foreignKeyConstraintName: 'fk_reports_interview' })
   interview?: Interview;
 
+  /** At most this many themes per question (addOne's maxThemes). */
+  @Column({ name: 'max_themes', type: 'integer', default: REPORT_LIMITS.maxThemes.default })
+  maxThemes: number;
+
   /** An `openai` interviewer agent's name; null: the built-in offline analysis. */
   @Column({ type: 'varchar', length: REPORT_LIMITS.analyst, nullable: true })
   analyst: string | null;

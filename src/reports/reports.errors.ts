@@ -10,8 +10,8 @@ export class ReportNotFoundException extends RecordNotFoundException {
 
 /** Only a completed report can be shared (409): there is nothing to show yet, or nothing at all. */
 export class ReportNotCompletedException extends ConflictException {
-  constructor(status: ReportStatus) {
-    super(`this report is ${status}; only a completed report can be shared`);
+  constructor(status: ReportStatus, what = 'can be shared') {
+    super(`this report is ${status}; only a completed report ${what}`);
   }
 }
 

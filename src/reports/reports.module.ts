@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { CodebooksModule } from '../codebooks/codebooks.module';
 import { ConfigModule } from '../config/config.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
@@ -10,6 +11,8 @@ import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
 import { OfflineAnalysisRunner } from './analysis/offline-analysis-runner';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
+import { ReportCodesRepository } from './report-codes.repository';
+import { ReportErasure } from './report-erasure';
 import { ReportWorker } from './report-worker';
 import { ReportsConfig, readReportsConfig } from './reports.config';
 import { ReportsController } from './reports.controller';
@@ -30,18 +33,20 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
  * needs from the HTTP pipeline itself: its headers, its rate limit and its error page.
  */
 @Module({
-  imports: [ConfigModule.forFeature(ReportsConfig, readReportsConfig), IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
+  imports: [ConfigModule.forFeature(ReportsConfig, readReportsConfig), CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
   controllers: [ReportsController, ReportPageController],
   providers: [
     ReportsService,
     ReportsRepository,
+    ReportCodesRepository,
+    ReportErasure,
     ReportBuilder,
     ReportWorker,
     AnalystsService,
     // A plain class (its options are for tests): one per process, so one analysis worker thread.
     { provide: OfflineAnalysisRunner, useFactory: () => new OfflineAnalysisRunner() },
   ],
-  exports: [ReportsService],
+  exports: [ReportsService, ReportErasure],
 })
 export class ReportsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

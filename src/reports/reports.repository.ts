@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, Not, IsNull, type DataSource, type EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { KeysetList, SqlWhere } from '../common/keyset';
-import { FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, sqlDate } from '../database/column-types';
+import { FOR_UPDATE, FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, rawDate, sqlDate } from '../database/column-types';
+import { Invite } from '../invites/invite.entity';
+import type { InviteStatus } from '../invites/invite-status';
+import { IN_CHUNK } from '../common/limits';
+import { Report } from './report.entity';
 import { transaction } from '../database/transaction';
 import type { ReportStatus } from './reports.limits';
 
@@ -13,6 +17,7 @@ export interface ReportRow {
   interviewID: string;
   productID: string;
   analyst: string | null;
+  maxThemes: number;
   status: ReportStatus;
   progressDone: number;
   progressTotal: number;
@@ -34,6 +39,7 @@ export interface ClaimedReport {
   reportID: string;
   interviewID: string;
   analyst: string | null;
+  maxThemes: number;
   claimToken: string;
   /** Runs started, this one included. */
   attempts: number;
@@ -65,20 +71,37 @@ export interface SharedReportRow {
 }
 
 const COLUMNS =
-  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.status AS status, ' +
+  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.max_themes AS maxThemes, r.status AS status, ' +
   'r.progress_done AS progressDone, r.progress_total AS progressTotal, r.as_of AS asOf, r.created_at AS createdAt, ' +
   'r.completed_on AS completedOn, r.error AS error, r.result AS result';
+
+/** What a report counts of its interview's invites as of its asOf: their status then, and durations. */
+export interface InviteFigures {
+  byStatus: Partial<Record<InviteStatus, number>>;
+  /** Invites started by then (whatever their status now). */
+  started: number;
+  /** Start to completion of the invites completed by then, in seconds. */
+  durations: number[];
+}
+
+/** A stored result an erasure may edit. */
+export interface StoredReportRow {
+  reportID: string;
+  interviewID: string;
+  asOf: Date;
+  result: string;
+}
 
 /** The reports and report_shares tables: the API's reads, the workers' claims and the share links. */
 @Injectable()
 export class ReportsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(report: { reportID: string; interviewID: string; analyst: string | null }, now: Date): Promise<void> {
+  async insert(report: { reportID: string; interviewID: string; analyst: string | null; maxThemes: number }, now: Date): Promise<void> {
     const at = sqlDate(now);
     await this.dataSource.query(
-      "INSERT INTO reports (id, interview_id, analyst, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
-      [report.reportID, report.interviewID, report.analyst, at, at],
+      "INSERT INTO reports (id, interview_id, analyst, max_themes, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
+      [report.reportID, report.interviewID, report.analyst, report.maxThemes, at, at],
     );
   }
 
@@ -118,8 +141,8 @@ export class ReportsRepository {
    */
   async claim(token: string, now: Date, leaseEnds: Date): Promise<ClaimedReport | undefined> {
     return transaction(this.dataSource, async (db) => {
-      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; attempts: number | string }[]>(
-        "SELECT id AS reportID, interview_id AS interviewID, analyst, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
+      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; maxThemes: number | string; attempts: number | string }[]>(
+        "SELECT id AS reportID, interview_id AS interviewID, analyst, max_themes AS maxThemes, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
           `ORDER BY created_at, id LIMIT 1${FOR_UPDATE_SKIP_LOCKED_SQL}`,
         [sqlDate(now)],
       );
@@ -130,7 +153,7 @@ export class ReportsRepository {
         sqlDate(now),
         due.reportID,
       ]);
-      return { reportID: due.reportID, interviewID: due.interviewID, analyst: due.analyst, claimToken: token, attempts: Number(due.attempts) + 1 };
+      return { reportID: due.reportID, interviewID: due.interviewID, analyst: due.analyst, maxThemes: Number(due.maxThemes), claimToken: token, attempts: Number(due.attempts) + 1 };
     });
   }
 
@@ -201,6 +224,62 @@ export class ReportsRepository {
       [shareID, sqlDate(now)],
     );
     return row;
+  }
+
+  /**
+   * The interview's invites as a report made at `asOf` counts them, erased ones left out (a report
+   * counts none of an erased interviewee): those made by then, each in the status it had then (a
+   * status reached after asOf counts as the one before: started, or pending), and how long each
+   * interview completed by then took. An erasure recounts with the same query.
+   */
+  async figuresAt(db: EntityManager, interviewID: string, asOf: Date): Promise<InviteFigures> {
+    const at = sqlDate(asOf);
+    const startedBy = 'i.started_on IS NOT NULL AND i.started_on <= :at';
+    const base = () =>
+      db.getRepository(Invite).createQueryBuilder('i').where('i.interview_id = :interviewID AND i.created_at <= :at AND i.erased_on IS NULL', { interviewID, at });
+    const rows = await base()
+      .select(
+        "CASE WHEN i.status = 'completed' AND i.completed_on <= :at THEN 'completed' " +
+          "WHEN i.status IN ('abandoned', 'expired', 'revoked') AND i.updated_at <= :at THEN i.status " +
+          `WHEN ${startedBy} THEN 'started' ELSE 'pending' END`,
+        'status_then',
+      )
+      .addSelect('COUNT(*)', 'n')
+      .addSelect(`SUM(CASE WHEN ${startedBy} THEN 1 ELSE 0 END)`, 'started')
+      // By the alias: MySQL resolves a bare name in GROUP BY to the table's column first.
+      .groupBy('status_then')
+      .getRawMany<{ status_then: InviteStatus; n: number | string; started: number | string | null }>();
+    const figures: InviteFigures = { byStatus: {}, started: 0, durations: [] };
+    for (const row of rows) {
+      figures.byStatus[row.status_then] = Number(row.n);
+      figures.started += Number(row.started ?? 0);
+    }
+    const completed = await base()
+      .select('i.started_on', 'startedOn')
+      .addSelect('i.completed_on', 'completedOn')
+      .andWhere("i.status = 'completed' AND i.completed_on <= :at AND i.started_on IS NOT NULL AND i.answer_count > 0")
+      .getRawMany<{ startedOn: Date | string; completedOn: Date | string }>();
+    figures.durations = completed.map((r) => (rawDate(r.completedOn).getTime() - rawDate(r.startedOn).getTime()) / 1000);
+    return figures;
+  }
+
+  /** The interviews' completed reports with their results, locked (MySQL) until the caller's transaction ends: an erasure edits them. */
+  async storedResults(db: EntityManager, interviewIDs: readonly string[]): Promise<StoredReportRow[]> {
+    const out: StoredReportRow[] = [];
+    for (let i = 0; i < interviewIDs.length; i += IN_CHUNK) {
+      const reports = await db.getRepository(Report).find({
+        select: { reportID: true, interviewID: true, asOf: true, result: true },
+        where: { interviewID: In(interviewIDs.slice(i, i + IN_CHUNK)), result: Not(IsNull()) },
+        order: { reportID: 'ASC' },
+        ...FOR_UPDATE,
+      });
+      for (const r of reports) out.push({ reportID: r.reportID, interviewID: r.interviewID, asOf: r.asOf ?? new Date(0), result: r.result! });
+    }
+    return out;
+  }
+
+  async writeResult(db: EntityManager, reportID: string, result: string, now: Date): Promise<void> {
+    await db.getRepository(Report).update({ reportID }, { result, updatedAt: now });
   }
 }
 

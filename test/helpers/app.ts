@@ -101,7 +101,7 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 /** Row counts of every table, to prove a refused request wrote nothing. */
 export async function tableCounts(db: DataSource): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const table of ['products', 'interviews', 'invites', 'profiles', 'profile_products', 'api_tokens', 'webhooks', 'webhook_deliveries', 'webhook_attempts', 'reports', 'report_shares', 'erasures']) {
+  for (const table of ['products', 'interviews', 'invites', 'profiles', 'profile_products', 'api_tokens', 'webhooks', 'webhook_deliveries', 'webhook_attempts', 'reports', 'report_shares', 'report_codes', 'codebooks', 'erasures']) {
     const [row] = await db.query(`SELECT COUNT(*) AS n FROM ${table}`);
     out[table] = Number(row.n);
   }

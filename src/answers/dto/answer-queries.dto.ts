@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { OptionalQueryInt, RequiredId } from '../../common/validation';
+import { OptionalId, OptionalQueryInt, RequiredId } from '../../common/validation';
 import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
 
 const INTERVIEW_ID = 'The interview whose answers to return (404 when unknown or not visible). An interviewID from interviews/addOne or interviews/getList.';
@@ -29,4 +29,11 @@ export class ExportAnswersQueryDto {
   @IsOptional()
   @IsIn(EXPORT_FORMATS, { message: `format must be one of ${EXPORT_FORMATS.join(', ')}` })
   format?: ExportFormat;
+
+  @OptionalId(
+    "A completed report of this interview (reports/getList): every row then gains themes, the labels of the answer's themes in that report " +
+      '("; "-separated in CSV, an array in JSON Lines; [] when it fell in other, null for an answer the report did not read). ' +
+      'A report of another interview, unknown or not visible: 404; not completed: 409.',
+  )
+  reportID?: string;
 }

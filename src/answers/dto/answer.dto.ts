@@ -71,3 +71,15 @@ export class ExportRowDto extends AnswerDto {
   @ApiProperty({ type: String, nullable: true, maxLength: INVITE_LIMITS.occupation, example: 'Analyst' })
   occupation: string | null;
 }
+
+export class CodedExportRowDto extends ExportRowDto {
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: 200 },
+    maxItems: 30,
+    nullable: true,
+    example: ['Late deliveries', 'Customer support'],
+    description: "The labels of the answer's themes in the report (exportAnswers?reportID=): [] when it fell in other, null when the report did not read it (given after its asOf).",
+  })
+  themes: string[] | null;
+}

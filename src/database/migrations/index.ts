@@ -6,6 +6,8 @@ import { Insights1764000000000 } from './1764000000000-insights';
 import { DataRights1765000000000 } from './1765000000000-data-rights';
 import { FieldworkLanguages1766000000000 } from './1766000000000-fieldwork-languages';
 import { ExactIdentifiers1767000000000 } from './1767000000000-exact-identifiers';
+import { ReportCodes1767100000000 } from './1767100000000-report-codes';
+import { Codebooks1767200000000 } from './1767200000000-codebooks';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
 export const migrations = [
@@ -17,4 +19,6 @@ export const migrations = [
   DataRights1765000000000,
   FieldworkLanguages1766000000000,
   ExactIdentifiers1767000000000,
+  ReportCodes1767100000000,
+  Codebooks1767200000000,
 ];

@@ -99,6 +99,8 @@ describe('analyzeOffline on a hand-counted interview', () => {
       keyphrases: [],
       themes: [],
       quotes: [],
+      coverage: null,
+      other: { answers: 0, mentions: 0 },
     });
   });
 
@@ -302,7 +304,7 @@ describe('edge cases', () => {
   });
 
   it('analyses nothing into an empty result', async () => {
-    expect(await analyzeOffline({ questions: [], answers: [] })).toEqual({ questions: [], themes: [], droppedQuotes: 0, notes: [] });
+    expect(await analyzeOffline({ questions: [], answers: [] })).toEqual({ questions: [], themes: [], droppedQuotes: 0, notes: [], codes: [] });
     expect(await themesAcross([], new Yielder())).toEqual([]);
     expect((await analyzeQuestion(null, [], new Yielder())).answered).toBe(0);
   });

@@ -59,7 +59,8 @@ export async function analyzeOffline(
   }
   const themes = await findThemes(corpus, answers.map((_, d) => d), MAX_THEMES_ACROSS, yielder);
   progress(answers.length);
-  return { questions, themes, droppedQuotes: 0, notes: notesOn(corpus, input.questions) };
+  // codes: a compile shim until the analysis branch's coding lands (issue 29).
+  return { questions, themes, droppedQuotes: 0, notes: notesOn(corpus, input.questions), codes: [] };
 }
 
 /** The report on one question's answers, analysed on their own (keyphrases weighed within them alone). */
@@ -101,6 +102,9 @@ async function reportOn(corpus: Corpus, group: Group, counts: PhraseCounts, spre
     keyphrases: await rankKeyphrases(corpus, counts, spread, yielder),
     themes: await findThemes(corpus, group.docs, MAX_THEMES_PER_QUESTION, yielder),
     quotes: await toneQuotes(answers, yielder),
+    // Compile shims until the analysis branch's coding lands (issue 29).
+    coverage: null,
+    other: { answers: 0, mentions: 0 },
   };
 }
 

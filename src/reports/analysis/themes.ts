@@ -217,6 +217,12 @@ export async function findThemes(corpus: Corpus, docs: readonly number[], maxThe
         description: describe(group, termText),
         answers: new Set(rows.map((row) => corpus.links[vectors.docOfRow[row]])).size,
         quotes: await typicalQuotes(corpus, vectors, group, clustering, termText, yielder),
+        // Compile shims until the analysis branch's coding lands (issue 29): ids are given by the report builder.
+        themeID: '',
+        keyphrases: [],
+        mentions: rows.length,
+        emerging: false,
+        language: null,
       },
     });
   }

@@ -3,16 +3,17 @@ import { IncomingHttpHeaders, Server, ServerResponse, createServer } from 'node:
 import type { AddressInfo } from 'node:net';
 import { countWords } from '../../interviewers/default-interviewer';
 import { OpenAiAgentConfig, Secret } from '../../interviewers/interviewers.config';
-import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
-import { analyzeOffline } from '../analysis/offline-analysis';
+import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion, AnalysisResult, QuestionReport, Theme } from '../analysis/analysis.types';
+import { median, sentimentSplit } from '../analysis/stats';
 import { Yielder } from '../analysis/yielder';
 import type { AnalysisInput } from './analyst';
-import { LlmAnalyst } from './llm-analyst';
+import { LlmAnalyst, modelText } from './llm-analyst';
 
 /**
  * The analyst against a real HTTP server speaking the chat-completions protocol on a free local port:
- * it records every request and answers as each test tells it to, reading the answer ids out of the
- * prompt as a model would.
+ * it records every request and answers as each test tells it to, reading the ids out of the prompt as a
+ * model would. The offline analysis it starts from is a fixed stand-in (the offline algorithm is tested
+ * on its own), with a code for every answer, so that what falls back to it can be traced.
  */
 interface Recorded {
   url: string;
@@ -29,11 +30,10 @@ type Responder = (request: Recorded, res: ServerResponse) => void;
 const API_KEY = 'sk-test-9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a40';
 /** Recognisable linkIDs: none may reach a prompt. */
 const LINK = { ana: 'lnk-ANA-41c9e2f0a7d35b86', ben: 'lnk-BEN-93d1b6c4e2f07a15', cleo: 'lnk-CLEO-5a7f0d3b18c9e264', dev: 'lnk-DEV-c2e8a4f6910b3d57' };
-/** Who the invites are for: the analyst is never given them, and no prompt may hold them. */
 const INTERVIEWEES = ['Ana López', 'ana.lopez@example.com', 'Ben Okafor', 'ben@example.org'];
 
-function answer(linkID: string, turnIndex: number, questionIndex: number | null, text: string, sentiment: number | null, followUp = false): AnalysisAnswer {
-  return { linkID, turnIndex, questionIndex, answer: text, words: countWords(text), sentiment, language: 'en', followUp };
+function answer(linkID: string, turnIndex: number, questionIndex: number | null, text: string, sentiment: number | null, language = 'en'): AnalysisAnswer {
+  return { linkID, turnIndex, questionIndex, answer: text, words: countWords(text), sentiment, language, followUp: false };
 }
 
 const QUESTIONS: AnalysisQuestion[] = [
@@ -45,28 +45,69 @@ const ANSWERS: AnalysisAnswer[] = [
   /* 0 */ answer(LINK.ana, 1, 0, 'A colleague recommended it for our sprint planning.', 0.3),
   /* 1 */ answer(LINK.ben, 1, 0, 'The free plan was generous enough to try it with the whole team.', 0.6),
   /* 2 */ answer(LINK.cleo, 1, 0, 'My manager asked us to move our meeting notes into it.', 0),
-  /* 3 */ answer(LINK.ana, 3, 0, 'Also the price was lower than what we paid before.', 0.1, true),
-  /* 4 */ answer(LINK.dev, 1, 0, 'A friend uses it daily and the free trial convinced me.', 0.5),
+  /* 3 */ answer(LINK.ana, 3, 0, 'Also the free trial was longer than what we had before.', 0.1),
+  /* 4 */ answer(LINK.dev, 1, 0, 'A friend uses it daily and recommended the free trial to me.', 0.5),
   /* 5 */ answer(LINK.ana, 5, 1, 'The import from our old tool failed twice and I nearly quit.', -0.6),
   /* 6 */ answer(LINK.ben, 3, 1, 'Setting up the workspace took far too long for a small team.', -0.3),
   /* 7 */ answer(LINK.cleo, 3, 1, 'Nothing really, it worked from day one.', 0.2),
-  /* 8 */ answer(LINK.dev, 3, 1, 'The import kept timing out on large files, which was painful!', -0.7),
+  /* 8 */ answer(LINK.dev, 3, 1, 'Die Import-Funktion brach bei großen Dateien ständig ab.', -0.7, 'de'),
   /* 9 */ answer(LINK.ben, 5, null, 'Please add a dark mode, my eyes would thank you.', 0.4),
   // A question the interview does not list: reported with the unattributed answers.
   /* 10 */ answer(LINK.dev, 5, 7, 'Offline mode on the train would be great.', 0.6),
 ];
 
 const CONTEXT: AnalysisInput['context'] = { productName: 'Acme Notes', productDesc: 'A note-taking app for teams.', interviewName: 'Onboarding friction, Q4' };
-const INPUT: AnalysisInput = { questions: QUESTIONS, answers: ANSWERS, context: CONTEXT };
+const OPTIONS: AnalysisOptions = { maxThemes: 12, codebook: [] };
+const INPUT: AnalysisInput = { questions: QUESTIONS, answers: ANSWERS, context: CONTEXT, options: OPTIONS };
+
+const offlineTheme = (themeID: string, label: string, quotes: number[] = []): Theme => ({
+  themeID,
+  theme: label,
+  description: `Offline: ${label}.`,
+  keyphrases: [label],
+  answers: 0,
+  mentions: 0,
+  quotes: quotes.map((doc) => ({ linkID: ANSWERS[doc].linkID, turnIndex: ANSWERS[doc].turnIndex, text: ANSWERS[doc].answer.split(' ').slice(0, 4).join(' ') })),
+  emerging: false,
+  language: 'en',
+});
+const offlineRow = (questionIndex: number | null, themes: Theme[]): QuestionReport => ({
+  questionIndex,
+  question: QUESTIONS.find((q) => q.questionIndex === questionIndex)?.question ?? null,
+  answered: 0,
+  medianWords: null,
+  sentiment: sentimentSplit([]),
+  keyphrases: [{ phrase: 'offline phrase', answers: 2 }],
+  themes,
+  quotes: [],
+  coverage: null,
+  other: { answers: 0, mentions: 0 },
+});
+/**
+ * The offline codes: question 1's answers about free plans in "free", question 2's import answers in
+ * "import", the rest other; every answer in "all of it" across the interview. For other answers than
+ * ANSWERS: every answer to question 1 in "free".
+ */
+const OFFLINE_THEMES: Record<number, string[]> = { 1: ['q0-t1'], 3: ['q0-t1'], 4: ['q0-t1'], 5: ['q1-t1'], 8: ['q1-t1'] };
+function offlineResult(answers: readonly AnalysisAnswer[] = ANSWERS): AnalysisResult {
+  const themesOf = (doc: number) => (answers === ANSWERS ? (OFFLINE_THEMES[doc] ?? []) : answers[doc].questionIndex === 0 ? ['q0-t1'] : []);
+  return {
+    questions: [offlineRow(0, [offlineTheme('q0-t1', 'free', [1])]), offlineRow(1, [offlineTheme('q1-t1', 'import', [5])]), offlineRow(null, [])],
+    themes: [offlineTheme('all-t1', 'all of it')],
+    droppedQuotes: 0,
+    notes: ['An offline note.'],
+    codes: answers.map((a, doc) => ({ linkID: a.linkID, turnIndex: a.turnIndex, questionIndex: a.questionIndex, themeIDs: themesOf(doc), acrossThemeIDs: ['all-t1'] })),
+  };
+}
 
 /** A chat completion whose message content is `content`. */
-function completion(content: string | null, extra: Record<string, unknown> = {}, finishReason = 'stop'): string {
+function completion(content: string | null, finishReason = 'stop'): string {
   return JSON.stringify({
     id: 'chatcmpl-1',
     object: 'chat.completion',
     created: 1763800000,
     model: 'test-model',
-    choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: finishReason }],
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }],
   });
 }
 
@@ -78,62 +119,77 @@ const reply = (res: ServerResponse, value: unknown) => send(res, completion(JSON
 
 const kindOf = (request: Recorded) => request.body.response_format.json_schema.name;
 const userOf = (request: Recorded) => request.body.messages.find((m) => m.role === 'user')?.content ?? '';
+const linesStarting = (request: Recorded, prefix: string) =>
+  userOf(request)
+    .split('\n')
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => JSON.parse(line));
 /** The answers a request lists, as the model reads them. */
-const answerLines = (request: Recorded): { id: string; text: string; cut?: boolean }[] =>
-  userOf(request)
-    .split('\n')
-    .filter((line) => line.startsWith('{"id":"a'))
-    .map((line) => JSON.parse(line));
+const answerLines = (request: Recorded): { id: string; text: string; cut?: boolean }[] => linesStarting(request, '{"id":"a');
+/** The themes a coding request lists. */
+const themeLines = (request: Recorded): { id: string; theme: string; description: string; examples?: string[] }[] => linesStarting(request, '{"id":"T');
 /** The question themes the interview-wide request lists. */
-const themeLines = (request: Recorded): { id: string; question: number | null; theme: string; interviewees: number; quotes?: { answer: string; text: string }[] }[] =>
-  userOf(request)
-    .split('\n')
-    .filter((line) => line.startsWith('{"id":"t'))
-    .map((line) => JSON.parse(line));
+const questionThemeLines = (request: Recorded): { id: string; question: number | null; theme: string; interviewees: number; quotes?: { answer: string; text: string }[] }[] =>
+  linesStarting(request, '{"id":"t');
 /** 1-based, as the prompt numbers it; null for the unattributed answers. */
 const questionOf = (request: Recorded): number | null => {
   const match = /\(question (\d+) of the interview\)/.exec(userOf(request));
   return match ? Number(match[1]) : null;
 };
-/** The id the prompt gives the answer of text `text` (the stand-in answers by id, as a model must). */
-function idFor(request: Recorded, text: string): string {
-  const line = answerLines(request).find((l) => l.text === text);
-  if (!line) throw new Error(`no answer ${text} in the request`);
-  return line.id;
-}
-const themeId = (request: Recorded, label: string): string => {
-  const line = themeLines(request).find((l) => l.theme === label);
-  if (!line) throw new Error(`no theme ${label} in the request`);
-  return line.id;
-};
+const idOf = (request: Recorded, label: string) => themeLines(request).find((t) => t.theme === label)?.id;
 
-/** A model that puts every answer of a request in one theme, quoting the first three words of the first. */
-const codeAll: Responder = (request, res) => {
-  const lines = answerLines(request);
-  const first = lines[0];
-  reply(res, {
-    themes: [
-      {
-        theme: `Everything ${questionOf(request) ?? 'else'}`,
-        description: 'All the answers.',
-        members: lines.map((l) => l.id),
-        quotes: [{ answer: first.id, text: first.text.split(' ').slice(0, 3).join(' ') }],
-      },
-    ],
-  });
+/** What a sensible model proposes for each question. */
+const PROPOSALS: Record<string, { theme: string; description: string }[]> = {
+  '1': [
+    { theme: 'Recommended by others', description: 'Someone they trust pointed them to it.' },
+    { theme: 'Free plan', description: 'The free plan or trial made it easy to start.' },
+  ],
+  '2': [
+    { theme: 'Import problems', description: 'Importing old notes failed.' },
+    { theme: 'Slow setup', description: 'Setting up took long.' },
+    { theme: 'No trouble', description: 'Nothing almost made them give up.' },
+  ],
+  null: [{ theme: 'Feature wishes', description: 'Things they would like added.' }],
 };
-/** A model that brings every question theme together in one theme across the interview. */
-const acrossAll: Responder = (request, res) =>
-  reply(res, { themes: [{ theme: 'All of it', description: 'Everything said.', questionThemes: themeLines(request).map((l) => l.id), quotes: [] }] });
-const byKind =
-  (question: Responder, across: Responder = acrossAll): Responder =>
+/** How a sensible model codes: by what the answer says. */
+const RULES: [RegExp, string][] = [
+  [/recommend|friend|colleague/i, 'Recommended by others'],
+  [/free/i, 'Free plan'],
+  [/import/i, 'Import problems'],
+  [/setting up/i, 'Slow setup'],
+  [/nothing really/i, 'No trouble'],
+  [/mode/i, 'Feature wishes'],
+];
+
+const propose: Responder = (request, res) => reply(res, { themes: PROPOSALS[String(questionOf(request))] ?? [] });
+/** Codes each answer by RULES against the themes listed, quoting the first four words of each theme's first answer. */
+const code: Responder = (request, res) => {
+  const quotes: { theme: string; answer: string; text: string }[] = [];
+  const codes = answerLines(request).map((line) => {
+    const themes = RULES.filter(([rule]) => rule.test(line.text))
+      .map(([, label]) => idOf(request, label))
+      .filter((id): id is string => id !== undefined);
+    for (const theme of themes) if (!quotes.some((q) => q.theme === theme)) quotes.push({ theme, answer: line.id, text: line.text.split(' ').slice(0, 4).join(' ') });
+    return { answer: line.id, themes };
+  });
+  reply(res, { codes, quotes });
+};
+/** Brings every question theme together in one theme across the interview. */
+const across: Responder = (request, res) =>
+  reply(res, { themes: [{ theme: 'All of it', description: 'Everything said.', questionThemes: questionThemeLines(request).map((l) => l.id), quotes: [] }] });
+const model =
+  (parts: { propose?: Responder; code?: Responder; across?: Responder } = {}): Responder =>
   (request, res) =>
-    (kindOf(request) === 'question_themes' ? question : across)(request, res);
-/** `special` for question n (1-based; null: the unattributed answers), codeAll for the others. */
+    ({ propose_themes: parts.propose ?? propose, code_answers: parts.code ?? code, interview_themes: parts.across ?? across })[kindOf(request)]!(request, res);
+/** `special` for question n (1-based; null: the unattributed answers), `otherwise` for the others. */
 const forQuestion =
-  (n: number | null, special: Responder): Responder =>
+  (n: number | null, special: Responder, otherwise: Responder): Responder =>
   (request, res) =>
-    (questionOf(request) === n ? special : codeAll)(request, res);
+    (questionOf(request) === n ? special : otherwise)(request, res);
+
+const NOTE_Q2 = 'Themes of question 2 ("What almost made you give up?") are the offline analysis:';
+const themesOf = (result: AnalysisResult, row: number) => result.questions[row].themes.map((t) => [t.themeID, t.theme, t.answers, t.mentions]);
+const codesOf = (result: AnalysisResult, docs: number[]) => docs.map((doc) => result.codes[doc].themeIDs);
 
 describe(LlmAnalyst.name, () => {
   let server: Server;
@@ -141,7 +197,6 @@ describe(LlmAnalyst.name, () => {
   let requests: Recorded[];
   let respond: Responder;
   let logs: { message: unknown; context: unknown }[];
-  let offline: AnalysisResult;
 
   const config = (overrides: Partial<OpenAiAgentConfig> = {}): OpenAiAgentConfig => ({
     kind: 'openai',
@@ -154,8 +209,9 @@ describe(LlmAnalyst.name, () => {
     contextTokens: 8192,
     ...overrides,
   });
+  const offline = { analyze: (input: { answers: AnalysisAnswer[] }) => Promise.resolve(offlineResult(input.answers.length === ANSWERS.length ? ANSWERS : input.answers)) };
   const analyze = (overrides: Partial<OpenAiAgentConfig> = {}, input: AnalysisInput = INPUT, run: Partial<Parameters<LlmAnalyst['analyze']>[1]> = {}) =>
-    new LlmAnalyst('llm-test', config(overrides)).analyze(input, { yielder: new Yielder(), ...run });
+    new LlmAnalyst('llm-test', config(overrides), { offline }).analyze(input, { yielder: new Yielder(), ...run });
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -173,13 +229,12 @@ describe(LlmAnalyst.name, () => {
     const capture = (message: unknown, context?: unknown) => void logs.push({ message, context });
     const logger: LoggerService = { log: capture, warn: capture, error: capture, debug: capture, verbose: capture, fatal: capture };
     Logger.overrideLogger(logger);
-    offline = await analyzeOffline({ questions: QUESTIONS, answers: ANSWERS });
   });
 
   beforeEach(() => {
     requests = [];
     logs = [];
-    respond = byKind(codeAll);
+    respond = model();
   });
 
   afterAll(async () => {
@@ -188,21 +243,25 @@ describe(LlmAnalyst.name, () => {
   });
 
   describe('the requests', () => {
-    it('asks for each question with answers, then across the interview, one JSON schema each, one request at a time', async () => {
+    it('proposes, then codes, each question with answers, then groups the themes across the interview, one request at a time', async () => {
       let open = 0;
       let most = 0;
+      const inner = model();
       respond = (request, res) => {
         most = Math.max(most, ++open);
         setTimeout(() => {
           open--;
-          byKind(codeAll)(request, res);
+          inner(request, res);
         }, 20);
       };
       await analyze();
       expect(requests.map((r) => [r.url, r.body.model, kindOf(r), questionOf(r)])).toEqual([
-        ['/v1/chat/completions', 'test-model', 'question_themes', 1],
-        ['/v1/chat/completions', 'test-model', 'question_themes', 2],
-        ['/v1/chat/completions', 'test-model', 'question_themes', null],
+        ['/v1/chat/completions', 'test-model', 'propose_themes', 1],
+        ['/v1/chat/completions', 'test-model', 'code_answers', 1],
+        ['/v1/chat/completions', 'test-model', 'propose_themes', 2],
+        ['/v1/chat/completions', 'test-model', 'code_answers', 2],
+        ['/v1/chat/completions', 'test-model', 'propose_themes', null],
+        ['/v1/chat/completions', 'test-model', 'code_answers', null],
         ['/v1/chat/completions', 'test-model', 'interview_themes', null],
       ]);
       expect(most).toBe(1);
@@ -213,39 +272,46 @@ describe(LlmAnalyst.name, () => {
       }
     });
 
-    it('sends a strict schema: every property required, no other allowed', async () => {
+    it('sends strict schemas: every property required, no other allowed', async () => {
       await analyze();
-      const themes = requests[0].body.response_format.json_schema.schema;
-      expect(themes).toMatchObject({ type: 'object', required: ['themes'], additionalProperties: false });
-      const item = (themes as { properties: { themes: { items: Record<string, unknown> } } }).properties.themes.items;
-      expect(item).toMatchObject({ type: 'object', required: ['theme', 'description', 'members', 'quotes'], additionalProperties: false });
-      const across = requests[3].body.response_format.json_schema.schema as { properties: { themes: { items: Record<string, unknown> } } };
-      expect(across.properties.themes.items).toMatchObject({ required: ['theme', 'description', 'questionThemes', 'quotes'], additionalProperties: false });
+      type Schema = { required: string[]; additionalProperties: boolean; properties: Record<string, { items: Schema }> };
+      const schemaOf = (kind: string) => requests.find((r) => kindOf(r) === kind)!.body.response_format.json_schema.schema as unknown as Schema;
+      const proposal = schemaOf('propose_themes');
+      expect(proposal).toMatchObject({ required: ['themes'], additionalProperties: false });
+      expect(proposal.properties.themes.items).toMatchObject({ required: ['theme', 'description'], additionalProperties: false });
+      const coding = schemaOf('code_answers');
+      expect(coding).toMatchObject({ required: ['codes', 'quotes'], additionalProperties: false });
+      expect(coding.properties.codes.items).toMatchObject({ required: ['answer', 'themes'], additionalProperties: false });
+      expect(coding.properties.quotes.items).toMatchObject({ required: ['theme', 'answer', 'text'], additionalProperties: false });
+      expect(schemaOf('interview_themes').properties.themes.items).toMatchObject({ required: ['theme', 'description', 'questionThemes', 'quotes'], additionalProperties: false });
     });
 
-    it('says the job and the context in the system prompt, and lists the question and its answers under ids', async () => {
+    it('says the job, the context and the rules, and lists the question, its themes and its answers under ids', async () => {
       await analyze();
-      const [system, user] = requests[1].body.messages.map((m) => m.content);
-      expect(system).toMatch(/^You are a qualitative researcher coding the open-ended answers/);
-      expect(system).toContain('The interview "Onboarding friction, Q4" is about the product "Acme Notes".');
-      expect(system).toContain('About the product: A note-taking app for teams.');
-      expect(system).toMatch(/at most 6 themes/);
-      expect(system).toMatch(/copied character for character/);
-      expect(system).toMatch(/Use only the ids listed/);
-      expect(user).toContain('The question (question 2 of the interview): "What almost made you give up?"');
-      expect(answerLines(requests[1])).toEqual([
-        { id: 'a6', text: ANSWERS[5].answer },
-        { id: 'a7', text: ANSWERS[6].answer },
-        { id: 'a8', text: ANSWERS[7].answer },
-        { id: 'a9', text: ANSWERS[8].answer },
+      const [proposeSystem, proposeUser] = requests[2].body.messages.map((m) => m.content);
+      expect(proposeSystem).toMatch(/^You are a qualitative researcher building the codebook/);
+      expect(proposeSystem).toContain('The interview "Onboarding friction, Q4" is about the product "Acme Notes".');
+      expect(proposeSystem).toContain('About the product: A note-taking app for teams.');
+      expect(proposeSystem).toMatch(/write no numbers or digits/);
+      expect(proposeUser).toContain('The question (question 2 of the interview): "What almost made you give up?"');
+      expect(proposeUser).toContain('Propose at most 12 themes');
+      const [codeSystem] = requests[3].body.messages.map((m) => m.content);
+      expect(codeSystem).toMatch(/Give every answer listed its code/);
+      expect(codeSystem).toMatch(/up to 3/);
+      expect(codeSystem).toMatch(/copied character for character/);
+      expect(themeLines(requests[3]).map((t) => [t.id, t.theme])).toEqual([
+        ['T1', 'Import problems'],
+        ['T2', 'Slow setup'],
+        ['T3', 'No trouble'],
       ]);
+      expect(answerLines(requests[3])).toEqual([5, 6, 7, 8].map((doc) => ({ id: `a${doc + 1}`, text: ANSWERS[doc].answer })));
       // The answers of no listed question: the closing one, and the one naming a question the interview does not have.
-      expect(answerLines(requests[2]).map((l) => l.text)).toEqual([ANSWERS[9].answer, ANSWERS[10].answer]);
+      expect(answerLines(requests[5]).map((l) => l.text)).toEqual([ANSWERS[9].answer, ANSWERS[10].answer]);
     });
 
-    it('never sends a linkID, an interviewee\'s name or email address, or the key in a prompt', async () => {
+    it("never sends a linkID, an interviewee's name or email address, or the key in a prompt", async () => {
       await analyze();
-      expect(requests).toHaveLength(4);
+      expect(requests).toHaveLength(7);
       for (const { raw } of requests) {
         for (const secret of [...Object.values(LINK), ...INTERVIEWEES, API_KEY]) expect(raw).not.toContain(secret);
         expect(raw).not.toMatch(/lnk-/);
@@ -265,278 +331,295 @@ describe(LlmAnalyst.name, () => {
 
     it('sends no Authorization header without a key', async () => {
       await analyze({ apiKey: null });
-      expect(requests).toHaveLength(4);
-      expect(requests.map((r) => r.headers.authorization)).toEqual([undefined, undefined, undefined, undefined]);
+      expect(requests.map((r) => r.headers.authorization)).toEqual(new Array(7).fill(undefined));
     });
   });
 
-  describe("the model's themes", () => {
-    /** A model that codes well, but states counts of its own. */
-    const goodModel: Responder = byKind(
-      (request, res) => {
-        const id = (doc: number) => idFor(request, ANSWERS[doc].answer);
-        const question = questionOf(request);
-        if (question === 1) {
-          return reply(res, {
-            themes: [
-              { theme: 'Word of mouth', description: 'Someone they trust uses it.', members: [id(0), id(4)], quotes: [{ answer: id(0), text: 'A colleague recommended it' }], answers: 17 },
-              {
-                theme: 'Cost',
-                description: 'The price or the free plan made it easy to start.',
-                members: [id(1), id(3), id(4)],
-                quotes: [
-                  { answer: id(1), text: 'The free plan was generous' },
-                  { answer: id(3), text: 'the price was lower than what we paid before.' },
-                ],
-                answers: 1,
-              },
-              { theme: 'Team decision', description: 'The team chose it.', members: [id(0), id(2), id(3)], quotes: [{ answer: id(2), text: 'My manager asked us' }], count: 9 },
-            ],
-          });
-        }
-        if (question === 2) {
-          return reply(res, {
-            themes: [
-              { theme: 'Import failures', description: 'Importing old notes failed.', members: [id(5), id(8)], quotes: [{ answer: id(5), text: 'The import from our old tool failed twice' }] },
-              { theme: 'Slow setup', description: 'Setting up took too long.', members: [id(6)], quotes: [] },
-            ],
-          });
-        }
-        reply(res, { themes: [{ theme: 'Feature requests', description: 'Things to add.', members: [id(9), id(10)], quotes: [{ answer: id(10), text: 'Offline mode on the train' }] }] });
-      },
-      (request, res) =>
-        reply(res, {
-          themes: [
-            {
-              theme: 'Getting started',
-              description: 'Starting with the product, for better or worse.',
-              questionThemes: [themeId(request, 'Import failures'), themeId(request, 'Slow setup'), themeId(request, 'Team decision')],
-              // The interview-wide request lists no answers: a9 is the id the question requests gave answer 8.
-              quotes: [{ answer: 'a9', text: 'The import kept timing out on large files' }],
-              answers: 2,
-            },
-            { theme: 'Money', description: 'What it costs.', questionThemes: [themeId(request, 'Cost')], quotes: [] },
-          ],
-        }),
-    );
-
-    it('maps members to answers, counts interviewees itself (not as the model states) and keeps verbatim quotes', async () => {
-      respond = goodModel;
+  describe('every answer coded', () => {
+    it('gives every answer a code: the themes the model chose of its question, [] for none, in the order of the themes', async () => {
       const result = await analyze();
-      expect(result.questions.map((q) => q.themes)).toEqual([
-        [
-          // ben, ana (a follow-up), dev.
-          {
-            theme: 'Cost',
-            description: 'The price or the free plan made it easy to start.',
-            answers: 3,
-            quotes: [
-              { linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' },
-              { linkID: LINK.ana, turnIndex: 3, text: 'the price was lower than what we paid before.' },
+      expect(result.codes.map((c) => [c.linkID, c.turnIndex, c.questionIndex])).toEqual(ANSWERS.map((a) => [a.linkID, a.turnIndex, a.questionIndex]));
+      // Question 1: answer 4 is both recommended and free; answer 2 fits no theme (other). Most interviewees first.
+      expect(codesOf(result, [0, 1, 2, 3, 4])).toEqual([['q0-t2'], ['q0-t1'], [], ['q0-t1'], ['q0-t1', 'q0-t2']]);
+      expect(themesOf(result, 0)).toEqual([
+        ['q0-t1', 'Free plan', 3, 3],
+        ['q0-t2', 'Recommended by others', 2, 2],
+      ]);
+      // Question 2: the German answer is coded too (the model read "Import").
+      expect(codesOf(result, [5, 6, 7, 8])).toEqual([['q1-t1'], ['q1-t2'], ['q1-t3'], ['q1-t1']]);
+      expect(themesOf(result, 2)).toEqual([['qx-t1', 'Feature wishes', 2, 2]]);
+    });
+
+    it('counts every theme from the codes, coverage and other too, whatever the model states', async () => {
+      respond = model({
+        code: (request, res) => {
+          const lines = answerLines(request);
+          // "answers": 99 and "count" are the model's own: ignored.
+          reply(res, { codes: lines.map((l) => ({ answer: l.id, themes: l.text.includes('free') ? ['T2'] : [], answers: 99 })), quotes: [], count: 42 });
+        },
+      });
+      const result = await analyze();
+      const first = result.questions[0];
+      expect(first.themes.map((t) => [t.theme, t.answers, t.mentions])).toEqual([['Free plan', 3, 3]]);
+      expect(first.coverage).toBe(0.6);
+      expect(first.other).toEqual({ answers: 2, mentions: 2 });
+      expect(first.answered).toBe(4);
+      // A proposed theme no answer was coded with is left out.
+      expect(first.themes.map((t) => t.theme)).not.toContain('Recommended by others');
+    });
+
+    it('keeps up to 3 themes an answer, each once, and ignores theme and answer ids it never gave', async () => {
+      respond = model({
+        propose: (_request, res) => reply(res, { themes: ['One', 'Two', 'Three', 'Four'].map((theme) => ({ theme, description: `${theme}.` })) }),
+        code: (request, res) =>
+          reply(res, {
+            codes: [
+              ...answerLines(request).map((l) => ({ answer: l.id, themes: ['T4', 'T1', 'T1', 'T9', 'T2', 'T3'] })),
+              { answer: 'a999', themes: ['T1'] },
+              { answer: 'lnk-ANA', themes: ['T1'] },
             ],
-          },
-          { theme: 'Word of mouth', description: 'Someone they trust uses it.', answers: 2, quotes: [{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }] },
-          // Two of its three answers are Ana's.
-          { theme: 'Team decision', description: 'The team chose it.', answers: 2, quotes: [{ linkID: LINK.cleo, turnIndex: 1, text: 'My manager asked us' }] },
-        ],
-        [
-          { theme: 'Import failures', description: 'Importing old notes failed.', answers: 2, quotes: [{ linkID: LINK.ana, turnIndex: 5, text: 'The import from our old tool failed twice' }] },
-          { theme: 'Slow setup', description: 'Setting up took too long.', answers: 1, quotes: [] },
-        ],
-        [{ theme: 'Feature requests', description: 'Things to add.', answers: 2, quotes: [{ linkID: LINK.dev, turnIndex: 5, text: 'Offline mode on the train' }] }],
+            quotes: [],
+          }),
+      });
+      const result = await analyze();
+      // T4, T1, T2 are kept (T9 does not exist), then ordered as the question's themes are.
+      expect(result.codes[0].themeIDs).toHaveLength(3);
+      expect(result.questions[0].themes.map((t) => t.theme)).toEqual(['One', 'Two', 'Four']);
+      expect(result.codes[0].themeIDs).toEqual(['q0-t1', 'q0-t2', 'q0-t3']);
+      expect(result.questions[0].themes.every((t) => t.mentions === 5)).toBe(true);
+    });
+
+    it('an answer the model leaves out of its codes is in other', async () => {
+      respond = model({ code: (request, res) => reply(res, { codes: answerLines(request).slice(1).map((l) => ({ answer: l.id, themes: ['T1'] })), quotes: [] }) });
+      const result = await analyze();
+      expect(result.codes[0].themeIDs).toEqual([]);
+      expect(result.questions[0].other).toEqual({ answers: 1, mentions: 1 });
+    });
+
+    it('gives a theme the language of its answers, and null when they are of several', async () => {
+      const result = await analyze();
+      expect(result.questions[1].themes.map((t) => [t.theme, t.language])).toEqual([
+        ['Import problems', null],
+        ['Slow setup', 'en'],
+        ['No trouble', 'en'],
       ]);
-      expect(result.droppedQuotes).toBe(0);
-      expect(result.notes).toEqual([
-        // The offline analysis' own note, about the answer to question 8.
-        'Answers to questions the interview does not list (7) are reported with the unattributed answers.',
-      ]);
-      expect(logs).toEqual([]);
     });
 
     it('keeps everything else of each question as the offline analysis made it', async () => {
-      respond = goodModel;
       const result = await analyze();
-      expect(result.questions.map(({ themes: _themes, ...rest }) => rest)).toEqual(offline.questions.map(({ themes: _themes, ...rest }) => rest));
-      expect(result.questions.map((q) => [q.questionIndex, q.answered, q.medianWords])).toEqual([
-        [0, 4, 11],
-        [1, 4, 11.5],
-        [null, 2, 9],
-      ]);
-    });
-
-    it('builds the themes across the interview from the question themes: members their union, counted by the server', async () => {
-      respond = goodModel;
-      const result = await analyze();
-      const across = requests[3];
-      expect(themeLines(across)).toEqual([
-        { id: 't1', question: 1, theme: 'Cost', description: 'The price or the free plan made it easy to start.', interviewees: 3, quotes: [{ answer: 'a2', text: 'The free plan was generous' }, { answer: 'a4', text: 'the price was lower than what we paid before.' }] },
-        { id: 't2', question: 1, theme: 'Word of mouth', description: 'Someone they trust uses it.', interviewees: 2, quotes: [{ answer: 'a1', text: 'A colleague recommended it' }] },
-        { id: 't3', question: 1, theme: 'Team decision', description: 'The team chose it.', interviewees: 2, quotes: [{ answer: 'a3', text: 'My manager asked us' }] },
-        { id: 't4', question: 2, theme: 'Import failures', description: 'Importing old notes failed.', interviewees: 2, quotes: [{ answer: 'a6', text: 'The import from our old tool failed twice' }] },
-        { id: 't5', question: 2, theme: 'Slow setup', description: 'Setting up took too long.', interviewees: 1, quotes: [] },
-        { id: 't6', question: null, theme: 'Feature requests', description: 'Things to add.', interviewees: 2, quotes: [{ answer: 'a11', text: 'Offline mode on the train' }] },
-      ]);
-      expect(userOf(across)).toContain('1. What made you sign up?\n2. What almost made you give up?');
-      expect(result.themes).toEqual([
-        // Import failures (ana, dev), slow setup (ben), team decision (ana, cleo): all four.
-        { theme: 'Getting started', description: 'Starting with the product, for better or worse.', answers: 4, quotes: [{ linkID: LINK.dev, turnIndex: 3, text: 'The import kept timing out on large files' }] },
-        { theme: 'Money', description: 'What it costs.', answers: 3, quotes: [] },
-      ]);
-    });
-
-    it('drops paraphrased quotes, and quotes of answers outside the theme, and counts them', async () => {
-      respond = byKind(
-        forQuestion(1, (request, res) => {
-          const id = (doc: number) => idFor(request, ANSWERS[doc].answer);
-          reply(res, {
-            themes: [
-              {
-                theme: 'Cost',
-                description: 'Price.',
-                members: [id(1), id(3), id(4)],
-                quotes: [
-                  { answer: id(1), text: 'the free plan was generous' }, // case changed
-                  { answer: id(3), text: 'Also, the price was lower' }, // punctuation added
-                  { answer: id(4), text: 'A friend uses it every day' }, // not what was said
-                  { answer: id(4), text: 'free trial' }, // under three words
-                  { answer: id(1), text: 'The free plan was generous…' }, // an ellipsis added
-                  { answer: id(0), text: 'A colleague recommended it' }, // verbatim, but answer 0 is not in the theme
-                  { answer: 'a999', text: 'A colleague recommended it' }, // no such answer
-                  { answer: 'a6', text: 'The import from our old tool' }, // verbatim, but an answer of another question
-                  { answer: id(1), text: 'The free plan was generous' }, // verbatim: kept
-                  { answer: id(1), text: 'The free plan was generous' }, // the same again: left out, not counted
-                ],
-              },
-              { theme: 'Empty', description: 'No answer of this request.', members: ['a6', 'a999', 'b1'], quotes: [{ answer: 'a6', text: 'not checked at all' }] },
-            ],
-          });
-        }),
-      );
-      const result = await analyze();
-      expect(result.questions[0].themes).toEqual([{ theme: 'Cost', description: 'Price.', answers: 3, quotes: [{ linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' }] }]);
-      expect(result.droppedQuotes).toBe(8);
-      expect(result.notes).toEqual(offline.notes);
-    });
-
-    it('keeps at most 3 quotes a theme, and cuts overlong labels and descriptions', async () => {
-      respond = byKind(
-        forQuestion(2, (request, res) => {
-          const lines = answerLines(request);
-          reply(res, {
-            themes: [
-              {
-                theme: `  Problems\nwith ${'very '.repeat(30)}much`,
-                description: 'd'.repeat(400),
-                members: lines.map((l) => l.id),
-                quotes: lines.map((l) => ({ answer: l.id, text: l.text.split(' ').slice(0, 4).join(' ') })),
-              },
-            ],
-          });
-        }),
-      );
-      const [theme] = (await analyze()).questions[1].themes;
-      expect(theme.theme).toBe(`Problems with ${'very '.repeat(12)}very…`);
-      expect(theme.description).toBe(`${'d'.repeat(299)}…`);
-      expect(theme.quotes.map((q) => q.text)).toEqual(['The import from our', 'Setting up the workspace', 'Nothing really, it worked']);
-    });
-
-    it('caps a question at 6 themes, keeping the first the model gave', async () => {
-      respond = byKind(
-        forQuestion(1, (request, res) => {
-          const ids = answerLines(request).map((l) => l.id);
-          reply(res, { themes: Array.from({ length: 8 }, (_, k) => ({ theme: `Theme ${k}`, description: '.', members: [ids[k % ids.length]], quotes: [] })) });
-        }),
-      );
-      expect((await analyze()).questions[0].themes.map((t) => t.theme)).toEqual(['Theme 0', 'Theme 1', 'Theme 2', 'Theme 3', 'Theme 4', 'Theme 5']);
+      expect(result.questions[0].keyphrases).toEqual([{ phrase: 'offline phrase', answers: 2 }]);
+      expect(result.notes[0]).toBe('An offline note.');
+      // Counted from the codes: the answers and their words and scores.
+      const first = ANSWERS.slice(0, 5);
+      expect(result.questions[0]).toMatchObject({ answered: 4, medianWords: median(first.map((a) => a.words)), sentiment: sentimentSplit(first.map((a) => a.sentiment)) });
     });
   });
 
-  describe('falls back to the offline analysis for the part the model fails, and says so', () => {
-    const NOTE_Q2 = 'Themes of question 2 ("What almost made you give up?") are the offline analysis:';
-
-    it('malformed JSON for one question: its themes are the offline ones, the others the model\'s', async () => {
-      respond = byKind(forQuestion(2, (_request, res) => send(res, completion('Sure! {"themes": [{"theme": "Import failures", "members": ["a6"'))));
+  describe("the model's words", () => {
+    it('removes every number from its labels and descriptions, and cuts them to 80 and 300 characters', async () => {
+      respond = model({
+        propose: (request, res) =>
+          reply(res, {
+            themes:
+              questionOf(request) === 1
+                ? [
+                    { theme: `3 of 5 users: ${'very '.repeat(30)}long`, description: `12% (2,000 people) said it in 2024; ${'more '.repeat(80)}` },
+                    { theme: 'Free plan ٣ Ｑ４', description: 'Three said so.' },
+                    { theme: '42', description: 'Only a number.' },
+                  ]
+                : [],
+          }),
+        code: (request, res) => reply(res, { codes: answerLines(request).map((l) => ({ answer: l.id, themes: ['T1', 'T2', 'T3'] })), quotes: [] }),
+      });
       const result = await analyze();
-      expect(offline.questions[1].themes.length).toBeGreaterThan(0);
-      expect(result.questions[1]).toEqual(offline.questions[1]);
-      expect(result.questions[0].themes).toEqual([{ theme: 'Everything 1', description: 'All the answers.', answers: 4, quotes: [{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended' }] }]);
-      expect(result.questions[2].themes.map((t) => t.theme)).toEqual(['Everything else']);
-      expect(result.notes).toEqual([
-        ...offline.notes,
-        `${NOTE_Q2} the model's answer was not valid JSON.`,
-        'Themes across the interview leave out question 2, whose themes are the offline analysis.',
-      ]);
-      // Built from the two questions the model coded.
-      expect(themeLines(requests[3]).map((l) => l.theme)).toEqual(['Everything 1', 'Everything else']);
-      expect(result.themes).toEqual([{ theme: 'All of it', description: 'Everything said.', answers: 4, quotes: [] }]);
-      expect(JSON.stringify(result.notes)).not.toContain('Sure!');
-      expect(logs).toEqual([
-        {
-          message: { msg: 'report part is the offline analysis', agent: 'llm-test', part: 'question 2', reason: "the model's answer was not valid JSON" },
-          context: 'LlmAnalyst',
+      const themes = result.questions[0].themes;
+      // A label that is only a number is no label.
+      expect(themes).toHaveLength(2);
+      for (const theme of themes) {
+        expect(theme.theme).not.toMatch(/\p{N}/u);
+        expect(theme.description).not.toMatch(/\p{N}/u);
+        expect(theme.theme.length).toBeLessThanOrEqual(80);
+        expect(theme.description.length).toBeLessThanOrEqual(300);
+      }
+      expect(themes[0].theme).toMatch(/^of users: very very/);
+      expect(themes[0].theme).toMatch(/…$/);
+      expect(themes[0].description).toMatch(/^\(people\) said it in; more more/);
+      expect(themes[1].theme).toBe('Free plan Ｑ');
+    });
+
+    it.each([
+      ['In 2024, 12 of 40 users (30%) said so.', 'In, of users said so.'],
+      ['Rated 4.5/5 by most', 'Rated / by most'],
+      ['No numbers here', 'No numbers here'],
+      ['١٢٣', ''],
+      ['bad\u0000text', ''],
+    ])('modelText(%j) is %j', (text, expected) => {
+      expect(modelText(text, 80)).toBe(expected);
+    });
+
+    it('keeps verbatim quotes of answers coded with the theme; drops paraphrases, quotes of other answers and unknown ids, and counts them', async () => {
+      respond = model({
+        code: (request, res) => {
+          if (questionOf(request) !== 1) return code(request, res);
+          const lines = answerLines(request);
+          const id = (doc: number) => lines.find((l) => l.text === ANSWERS[doc].answer)!.id;
+          reply(res, {
+            codes: lines.map((l) => ({ answer: l.id, themes: RULES.filter(([rule]) => rule.test(l.text)).map(([, label]) => idOf(request, label)!) })),
+            quotes: [
+              { theme: 'T1', answer: id(0), text: 'A colleague recommended it' },
+              { theme: 'T1', answer: id(0), text: 'A coworker suggested it' },
+              { theme: 'T1', answer: id(2), text: 'My manager asked us' },
+              { theme: 'T2', answer: 'a999', text: 'The free plan' },
+              { theme: 'T7', answer: id(1), text: 'The free plan was generous' },
+              { theme: 'T2', answer: id(1), text: 'The free plan was generous' },
+              { theme: 'T2', answer: id(1), text: 'The free plan was generous' },
+            ],
+          });
         },
-      ]);
-    });
-
-    const neverAnswer: Responder = () => undefined;
-    it.each<[string, Responder, string]>([
-      ['JSON that is not the schema (ids as numbers)', (_r, res) => reply(res, { themes: [{ theme: 'A', description: 'B', members: [6, 9], quotes: [] }] }), "the model's answer did not match the requested JSON schema"],
-      ['JSON without themes', (_r, res) => reply(res, { theme: 'A' }), "the model's answer did not match the requested JSON schema"],
-      ['a quote that is not {answer, text}', (_r, res) => reply(res, { themes: [{ theme: 'A', description: 'B', members: ['a6'], quotes: ['The import from'] }] }), "the model's answer did not match the requested JSON schema"],
-      ['no theme left with a member', (_r, res) => reply(res, { themes: [{ theme: 'A', description: 'B', members: ['a1', 'x'], quotes: [] }] }), 'none of the themes the model gave had a member among the answers it was given'],
-      ['no theme at all', (_r, res) => reply(res, { themes: [] }), 'none of the themes the model gave had a member among the answers it was given'],
-      ['a theme with a blank label', (_r, res) => reply(res, { themes: [{ theme: ' \n ', description: 'B', members: ['a6'], quotes: [] }] }), 'none of the themes the model gave had a member among the answers it was given'],
-      ['HTTP 500', (_r, res) => send(res, '{"error": {"message": "internal"}}', 500), 'the model server answered HTTP 500'],
-      ['HTTP 400 (a server that refuses the schema)', (_r, res) => send(res, '{"error": {"message": "bad schema"}}', 400), 'the model server answered HTTP 400'],
-      ['a refusal', (_r, res) => send(res, completion(null, { refusal: 'I cannot help with that.' })), 'the model declined to answer'],
-      ['an answer cut off at its length limit', (_r, res) => send(res, completion('{"themes": [{"theme": "A", "desc', {}, 'length')), "the model's answer was cut off at its length limit"],
-      ['a response that is not a chat completion', (_r, res) => send(res, '<html>Bad gateway</html>'), "the model server's response was not a chat completion"],
-      ['a response over the size bound', (_r, res) => reply(res, { themes: [], padding: 'y'.repeat(1024 * 1024) }), "the model server's response was over 1048576 bytes"],
-      ['a redirect', (_r, res) => res.writeHead(302, { Location: 'http://example.com/' }).end(), 'the model server could not be reached'],
-    ])('%s', async (_case, responder, reason) => {
-      respond = byKind(forQuestion(2, responder));
+      });
       const result = await analyze();
-      expect(result.questions[1]).toEqual(offline.questions[1]);
-      expect(result.questions[0].themes.map((t) => t.theme)).toEqual(['Everything 1']);
-      expect(result.notes).toEqual([...offline.notes, `${NOTE_Q2} ${reason}.`, 'Themes across the interview leave out question 2, whose themes are the offline analysis.']);
+      const themeNamed = (label: string) => result.questions[0].themes.find((t) => t.theme === label)!;
+      const [recommended, free] = [themeNamed('Recommended by others'), themeNamed('Free plan')];
+      expect(recommended.quotes).toEqual([{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }]);
+      expect(free.quotes).toEqual([{ linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' }]);
+      // The paraphrase, the quote of an answer not in its theme, the unknown answer and the unknown theme.
+      expect(result.droppedQuotes).toBe(4);
+    });
+  });
+
+  describe('maxThemes and the codebook', () => {
+    it('proposes at most maxThemes themes a question, and keeps no more', async () => {
+      respond = model({
+        propose: (_request, res) => reply(res, { themes: ['One', 'Two', 'Three', 'Four'].map((theme) => ({ theme, description: `${theme}.` })) }),
+        code: (request, res) => reply(res, { codes: answerLines(request).map((l) => ({ answer: l.id, themes: themeLines(request).map((t) => t.id).slice(0, 3) })), quotes: [] }),
+      });
+      const result = await analyze({}, { ...INPUT, options: { maxThemes: 2, codebook: [] } });
+      expect(userOf(requests[0])).toContain('Propose at most 2 themes');
+      expect(themeLines(requests[1]).map((t) => t.theme)).toEqual(['One', 'Two']);
+      expect(result.questions.every((q) => q.themes.length <= 2)).toBe(true);
     });
 
-    it('a server that answers HTTP 500 to everything: the offline analysis with a note per part, and the report completes', async () => {
+    it("codes against a codebook: its themes keep their labels, order and descriptions (q<k>-c<n>), a theme no answer matches stays, new ones are emerging", async () => {
+      const codebook = [
+        {
+          questionIndex: 1,
+          themes: [
+            { theme: 'Data migration', description: 'Moving old notes in.', examples: ['The import kept failing.', 'x'.repeat(500)] },
+            { theme: 'Pricing', description: null, examples: [] },
+          ],
+        },
+      ];
+      respond = model({
+        propose: (request, res) => reply(res, { themes: questionOf(request) === 2 ? [{ theme: 'Slow setup', description: 'Setting up took long.' }, { theme: 'pricing', description: 'Dup.' }] : PROPOSALS[String(questionOf(request))] }),
+        code: (request, res) => {
+          if (questionOf(request) !== 2) return code(request, res);
+          const migration = idOf(request, 'Data migration')!;
+          const setup = idOf(request, 'Slow setup')!;
+          reply(res, { codes: answerLines(request).map((l) => ({ answer: l.id, themes: /import/i.test(l.text) ? [migration] : /setting/i.test(l.text) ? [setup] : [] })), quotes: [] });
+        },
+      });
+      const result = await analyze({}, { ...INPUT, options: { maxThemes: 12, codebook } });
+      const proposal = requests.find((r) => kindOf(r) === 'propose_themes' && questionOf(r) === 2)!;
+      expect(userOf(proposal)).toContain("The research team's codebook already has these themes");
+      expect(userOf(proposal)).toContain('Propose at most 10 new themes');
+      // The model's "pricing" repeats a codebook label: not a new theme.
+      const coding = requests.find((r) => kindOf(r) === 'code_answers' && questionOf(r) === 2)!;
+      expect(themeLines(coding).map((t) => t.theme)).toEqual(['Data migration', 'Pricing', 'Slow setup']);
+      expect(themeLines(coding)[0].examples).toEqual(['The import kept failing.', `${'x'.repeat(200)}…`]);
+      expect(result.questions[1].themes.map((t) => [t.themeID, t.theme, t.description, t.answers, t.emerging])).toEqual([
+        ['q1-c1', 'Data migration', 'Moving old notes in.', 2, false],
+        ['q1-c2', 'Pricing', '', 0, false],
+        ['q1-t1', 'Slow setup', 'Setting up took long.', 1, true],
+      ]);
+      expect(codesOf(result, [5, 6, 7, 8])).toEqual([['q1-c1'], ['q1-t1'], [], ['q1-c1']]);
+      // A question without a codebook is coded as ever, nothing emerging.
+      expect(result.questions[0].themes.every((t) => !t.emerging && t.themeID.startsWith('q0-t'))).toBe(true);
+    });
+
+    it('with a codebook that fills maxThemes, asks for no new theme', async () => {
+      const codebook = [{ questionIndex: 0, themes: [{ theme: 'A', description: null, examples: [] }, { theme: 'B', description: null, examples: [] }] }];
+      await analyze({}, { ...INPUT, options: { maxThemes: 2, codebook } });
+      expect(requests.filter((r) => questionOf(r) === 1).map(kindOf)).toEqual(['code_answers']);
+    });
+
+    it('keeps the codebook and notes it when the proposal of new themes fails', async () => {
+      const codebook = [{ questionIndex: 0, themes: [{ theme: 'Free plan', description: 'Free.', examples: [] }] }];
+      respond = model({ propose: forQuestion(1, (_request, res) => send(res, 'nope', 503), propose) });
+      const result = await analyze({}, { ...INPUT, options: { maxThemes: 12, codebook } });
+      expect(result.questions[0].themes.map((t) => [t.themeID, t.theme, t.answers])).toEqual([['q0-c1', 'Free plan', 3]]);
+      expect(result.notes).toContain('No new themes were looked for beside the codebook\'s in question 1 ("What made you sign up?"): the model server answered HTTP 503.');
+    });
+  });
+
+  describe('falls back to the offline analysis for what the model fails, and says so', () => {
+    it("a batch that fails keeps the offline codes of its answers, their offline themes joining the model's", async () => {
+      const many = Array.from({ length: 40 }, (_, i) => answer(`lnk-${i}`, 1, 0, `Answer number ${'word '.repeat(30)}${i} recommended by a friend.`, 0.1));
+      let coding = 0;
+      respond = model({ code: (request, res) => (++coding === 2 ? send(res, completion('{"codes": [')) : code(request, res)) });
+      const result = await analyze({ contextTokens: 2048 }, { ...INPUT, answers: many });
+      const batches = requests.filter((r) => kindOf(r) === 'code_answers').map((r) => answerLines(r).map((l) => Number(l.id.slice(1)) - 1));
+      expect(batches.length).toBeGreaterThan(2);
+      const missed = batches[1];
+      expect(result.notes).toContain(
+        `${missed.length} of the 40 answers to question 1 ("What made you sign up?") could not be coded by the model (the model's answer was not valid JSON): they carry the offline analysis' codes.`,
+      );
+      expect(result.questions[0].themes.map((t) => [t.themeID, t.theme, t.answers])).toEqual([
+        ['q0-t1', 'Recommended by others', 40 - missed.length],
+        ['q0-t2', 'free', missed.length],
+      ]);
+      result.codes.forEach((c, doc) => expect(c.themeIDs).toEqual(missed.includes(doc) ? ['q0-t2'] : ['q0-t1']));
+      // The offline theme brings its quote only when it cites one of the answers it now holds.
+      expect(result.questions[0].themes[1].quotes.every((q) => missed.some((doc) => many[doc].linkID === q.linkID))).toBe(true);
+    });
+
+    it('malformed JSON for every batch of a question: its themes and codes are the offline ones, the others the model\'s', async () => {
+      respond = model({ code: forQuestion(2, (_request, res) => send(res, completion('{"codes": [ {"answer": "a6", ')), code) });
+      const result = await analyze();
+      expect(result.questions[1].themes.map((t) => [t.themeID, t.theme, t.answers])).toEqual([['q1-t1', 'import', 2]]);
+      expect(codesOf(result, [5, 6, 7, 8])).toEqual([['q1-t1'], [], [], ['q1-t1']]);
+      expect(result.notes).toContain(`${NOTE_Q2} the model's answer was not valid JSON.`);
+      expect(result.notes).toContain('Themes across the interview leave out question 2, whose themes are the offline analysis.');
+      expect(result.questions[0].themes[0].theme).toBe('Free plan');
+      // The log says which part and why, never the answer.
+      expect(JSON.stringify(logs)).toContain('question 2');
+      expect(JSON.stringify(logs)).not.toContain('a6');
+    });
+
+    it('an answer that is not of the schema fails like one that is not JSON', async () => {
+      respond = model({ code: forQuestion(2, (_request, res) => reply(res, { codes: [{ answer: 6, themes: 'T1' }], quotes: [] }), code) });
+      const result = await analyze();
+      expect(result.notes).toContain(`${NOTE_Q2} the model's answer did not match the requested JSON schema.`);
+    });
+
+    it('a proposal that fails, or proposes nothing: the question is the offline analysis', async () => {
+      respond = model({ propose: forQuestion(2, (_request, res) => reply(res, { themes: [] }), propose) });
+      expect((await analyze()).notes).toContain(`${NOTE_Q2} the model proposed no theme.`);
+      respond = model({ propose: forQuestion(2, (_request, res) => send(res, '{}', 500), propose) });
+      expect((await analyze()).notes).toContain(`${NOTE_Q2} the model server answered HTTP 500.`);
+    });
+
+    it('a server that answers HTTP 500 to everything: the offline analysis, a note per part, its codes', async () => {
       respond = (_request, res) => send(res, '{"error": "overloaded"}', 500);
       const result = await analyze();
-      // No request across the interview: there is no question theme of the model's to build on.
-      expect(requests.map(kindOf)).toEqual(['question_themes', 'question_themes', 'question_themes']);
-      expect(result).toEqual({
-        ...offline,
-        notes: [
-          ...offline.notes,
-          'Themes of question 1 ("What made you sign up?") are the offline analysis: the model server answered HTTP 500.',
-          `${NOTE_Q2} the model server answered HTTP 500.`,
-          'Themes of the unattributed answers are the offline analysis: the model server answered HTTP 500.',
-          "Themes across the interview are the offline analysis: the model coded no question's themes.",
-        ],
-      });
+      expect(requests.map(kindOf)).toEqual(['propose_themes', 'propose_themes', 'propose_themes']);
+      const expected = offlineResult();
+      expect(result.codes).toEqual(expected.codes);
+      expect(result.themes.map((t) => [t.themeID, t.answers, t.mentions])).toEqual([['all-t1', 4, 11]]);
+      expect(result.questions.map((q) => q.themes.map((t) => [t.themeID, t.answers]))).toEqual([[['q0-t1', 3]], [['q1-t1', 2]], []]);
+      expect(result.notes).toEqual([
+        'An offline note.',
+        'Themes of question 1 ("What made you sign up?") are the offline analysis: the model server answered HTTP 500.',
+        `${NOTE_Q2} the model server answered HTTP 500.`,
+        'Themes of the unattributed answers are the offline analysis: the model server answered HTTP 500.',
+        "Themes across the interview are the offline analysis: the model coded no question's themes.",
+      ]);
     });
 
     it('a server that never answers, after timeoutMs for each request', async () => {
-      respond = byKind(forQuestion(2, neverAnswer));
+      respond = model({ propose: forQuestion(2, () => undefined, propose) });
       const started = Date.now();
       const result = await analyze({ timeoutMs: 300 });
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-      expect(Date.now() - started).toBeLessThan(3000);
-      expect(result.questions[1]).toEqual(offline.questions[1]);
-      expect(result.notes).toContain(`${NOTE_Q2} the model server gave no answer within 300 ms.`);
-      expect(requests).toHaveLength(4);
-    });
-
-    it('a server that sends its headers and then stalls', async () => {
-      respond = byKind(
-        forQuestion(2, (_request, res) => {
-          res.writeHead(200, { 'Content-Type': 'application/json' });
-          res.write('{"choices": [');
-        }),
-      );
-      const result = await analyze({ timeoutMs: 300 });
       expect(result.notes).toContain(`${NOTE_Q2} the model server gave no answer within 300 ms.`);
     });
 
@@ -546,193 +629,101 @@ describe(LlmAnalyst.name, () => {
       const port = (closed.address() as AddressInfo).port;
       await new Promise((resolve) => closed.close(resolve));
       const result = await analyze({ baseUrl: `http://127.0.0.1:${port}/v1` });
-      expect(result).toEqual({
-        ...offline,
-        notes: [
-          ...offline.notes,
-          'Themes of question 1 ("What made you sign up?") are the offline analysis: the model server could not be reached (ECONNREFUSED).',
-          `${NOTE_Q2} the model server could not be reached (ECONNREFUSED).`,
-          'Themes of the unattributed answers are the offline analysis: the model server could not be reached (ECONNREFUSED).',
-          "Themes across the interview are the offline analysis: the model coded no question's themes.",
-        ],
+      expect(result.notes).toContain(`${NOTE_Q2} the model server could not be reached (ECONNREFUSED).`);
+      expect(result.codes).toEqual(offlineResult().codes);
+    });
+
+    it('the part across the interview: its themes and across codes are the offline ones', async () => {
+      respond = model({ across: (_request, res) => send(res, '{}', 502) });
+      const result = await analyze();
+      expect(result.themes.map((t) => t.themeID)).toEqual(['all-t1']);
+      expect(result.codes.every((c) => c.acrossThemeIDs.join() === 'all-t1')).toBe(true);
+      expect(result.notes).toContain('Themes across the interview are the offline analysis: the model server answered HTTP 502.');
+    });
+  });
+
+  describe('themes across the interview', () => {
+    it('an answer is in an across theme when it is coded with one of its question themes; counted by the server', async () => {
+      respond = model({
+        across: (request, res) => {
+          const lines = questionThemeLines(request);
+          const id = (label: string) => lines.find((l) => l.theme === label)!.id;
+          reply(res, {
+            themes: [
+              { theme: 'Getting started 2 fast', description: 'Starting was easy for 3 people.', questionThemes: [id('Free plan'), id('No trouble')], quotes: [] },
+              { theme: 'Friction', description: 'Things in the way.', questionThemes: [id('Import problems'), id('Slow setup'), 't99'], quotes: [] },
+              { theme: 'Nothing', description: 'No theme named.', questionThemes: ['t99'], quotes: [] },
+            ],
+          });
+        },
       });
-    });
-
-    it('the part across the interview: its themes are the offline ones', async () => {
-      respond = byKind(codeAll, (_request, res) => send(res, completion('not json')));
       const result = await analyze();
-      expect(result.themes).toEqual(offline.themes);
-      expect(result.questions.map((q) => q.themes.map((t) => t.theme))).toEqual([['Everything 1'], ['Everything 2'], ['Everything else']]);
-      expect(result.notes).toEqual([...offline.notes, "Themes across the interview are the offline analysis: the model's answer was not valid JSON."]);
-    });
-
-    it('the part across the interview, when none of its themes names a question theme given', async () => {
-      respond = byKind(codeAll, (_request, res) => reply(res, { themes: [{ theme: 'X', description: 'Y', questionThemes: ['t99', 'a1'], quotes: [] }] }));
-      const result = await analyze();
-      expect(result.themes).toEqual(offline.themes);
-      expect(result.notes).toEqual([...offline.notes, 'Themes across the interview are the offline analysis: none of the themes the model gave brought together a question theme it was given.']);
+      expect(result.themes.map((t) => [t.themeID, t.theme, t.description, t.answers, t.mentions])).toEqual([
+        ['all-t1', 'Getting started fast', 'Starting was easy for people.', 4, 4],
+        ['all-t2', 'Friction', 'Things in the way.', 3, 3],
+      ]);
+      expect(result.codes.map((c) => c.acrossThemeIDs)).toEqual([[], ['all-t1'], [], ['all-t1'], ['all-t1'], ['all-t2'], ['all-t2'], ['all-t1'], ['all-t2'], [], []]);
     });
 
     it('checks the quotes across the interview too', async () => {
-      respond = byKind(codeAll, (request, res) =>
-        reply(res, {
-          themes: [
-            {
-              theme: 'Setup',
-              description: 'Setup.',
-              questionThemes: [themeId(request, 'Everything 2')],
-              quotes: [
-                { answer: 'a9', text: 'The import kept timing out' }, // verbatim, a member: kept
-                { answer: 'a9', text: 'The import kept timing out!' }, // not verbatim
-                { answer: 'a1', text: 'A colleague recommended it' }, // verbatim, not a member
-              ],
-            },
-          ],
-        }),
-      );
+      respond = model({
+        across: (request, res) =>
+          reply(res, {
+            themes: [
+              {
+                theme: 'All',
+                description: 'All.',
+                questionThemes: questionThemeLines(request).map((l) => l.id),
+                quotes: [
+                  { answer: 'a1', text: 'A colleague recommended it' },
+                  { answer: 'a1', text: 'A colleague suggested it' },
+                ],
+              },
+            ],
+          }),
+      });
       const result = await analyze();
-      expect(result.themes).toEqual([{ theme: 'Setup', description: 'Setup.', answers: 4, quotes: [{ linkID: LINK.dev, turnIndex: 3, text: 'The import kept timing out' }] }]);
-      expect(result.droppedQuotes).toBe(2);
+      expect(result.themes[0].quotes).toEqual([{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }]);
+      expect(result.droppedQuotes).toBe(1);
     });
   });
 
   describe('batching within the context', () => {
-    // Long answers, each from its own invite: at 4,096 tokens of context a few fit in a request.
-    const filler = 'we talked about it in the weekly meeting and everyone had something to say about how the notes are organised ';
-    const text = (k: number) => `Answer ${k} says: ${filler.repeat(12)}and that is all.`;
-    const LONG = `Answer 12 says: the longest answer of all begins here, ${filler.repeat(400)}and ends here.`;
-    const batchAnswers = [...Array.from({ length: 12 }, (_, k) => answer(`lnk-BATCH-${k}`, 1, 0, text(k), 0.1)), answer('lnk-BATCH-12', 1, 0, LONG, 0.1)];
-    const batchInput: AnalysisInput = { questions: [QUESTIONS[0]], answers: batchAnswers, context: CONTEXT };
-    const numberOf = (line: { text: string }) => Number(/^Answer (\d+) says/.exec(line.text)?.[1]);
+    const many = Array.from({ length: 40 }, (_, i) => answer(`lnk-${i}`, 1, 0, `Answer number ${'word '.repeat(30)}${i} recommended by a friend.`, 0.1));
 
-    /** The first odd answer of a request, quoted by its first three words. */
-    const oddQuote = (request: Recorded) => {
-      const odd = answerLines(request).find((l) => numberOf(l) % 2 === 1);
-      return odd ? [{ answer: odd.id, text: `Answer ${numberOf(odd)} says:` }] : [];
-    };
-    /**
-     * Even answers are Alpha, odd ones Beta, each quoting the request's first odd answer (Alpha's quote
-     * cites an answer outside it); the request with answer 12 also adds Gamma for it.
-     */
-    const batchModel: Responder = byKind((request, res) => {
-      const lines = answerLines(request);
-      const later = userOf(request).includes('The themes found so far');
-      const last = lines[lines.length - 1];
-      reply(res, {
-        themes: [
-          // A later request may write a known label in another case: it is the same theme.
-          { theme: later ? 'alpha' : 'Alpha', description: later ? 'Changed.' : 'Even answers.', members: lines.filter((l) => numberOf(l) % 2 === 0).map((l) => l.id), quotes: oddQuote(request) },
-          { theme: 'Beta', description: 'Odd answers.', members: lines.filter((l) => numberOf(l) % 2 === 1).map((l) => l.id), quotes: oddQuote(request) },
-          ...(numberOf(last) === 12 ? [{ theme: 'Gamma', description: 'The long one.', members: [last.id], quotes: [{ answer: last.id, text: 'the longest answer of all begins here' }] }] : []),
-        ],
-      });
+    it('codes a question in as many requests as its answers need, every answer once, with the same themes', async () => {
+      const result = await analyze({ contextTokens: 2048 }, { ...INPUT, answers: many });
+      const batches = requests.filter((r) => kindOf(r) === 'code_answers');
+      expect(batches.length).toBeGreaterThan(2);
+      expect(batches.flatMap((r) => answerLines(r).map((l) => l.id))).toEqual(many.map((_, i) => `a${i + 1}`));
+      for (const request of batches) expect(themeLines(request).map((t) => t.theme)).toEqual(['Recommended by others', 'Free plan']);
+      expect(result.codes.every((c) => c.themeIDs.join() === 'q0-t1')).toBe(true);
+      expect(result.questions[0].themes[0].answers).toBe(40);
     });
 
-    it('sends a question in several requests, the later ones with the codebook so far, and codes the answers of all', async () => {
-      respond = batchModel;
-      const result = await analyze({ contextTokens: 4096 }, batchInput);
-      const questionRequests = requests.filter((r) => kindOf(r) === 'question_themes');
-      expect(questionRequests.length).toBeGreaterThan(2);
-      // Every answer in exactly one request, in order.
-      expect(questionRequests.flatMap((r) => answerLines(r).map(numberOf))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-      expect(userOf(questionRequests[0])).not.toContain('The themes found so far');
-      for (const later of questionRequests.slice(1)) {
-        expect(userOf(later)).toContain('The themes found so far in the earlier answers:\n{"theme":"Alpha","description":"Even answers."}\n{"theme":"Beta","description":"Odd answers."}');
-      }
-      // Each request leaves the answer's room (1,024 tokens) in the context, by the analyst's estimate (characters ÷ 4).
-      for (const request of questionRequests) expect(request.body.messages.map((m) => m.content).join('').length / 4).toBeLessThan(4096 - 1024);
-      // Beta quotes the first odd answer of each request (up to 3); Alpha's quotes of odd answers are dropped.
-      const odd = questionRequests.flatMap((r) => oddQuote(r).map((q) => q.text));
-      expect(odd.length).toBeGreaterThan(1);
-      expect(odd[0]).toBe('Answer 1 says:');
-      expect(result.questions[0].themes).toEqual([
-        { theme: 'Alpha', description: 'Even answers.', answers: 7, quotes: [] },
-        { theme: 'Beta', description: 'Odd answers.', answers: 6, quotes: odd.slice(0, 3).map((text) => ({ linkID: `lnk-BATCH-${/\d+/.exec(text)?.[0]}`, turnIndex: 1, text })) },
-        { theme: 'Gamma', description: 'The long one.', answers: 1, quotes: [{ linkID: 'lnk-BATCH-12', turnIndex: 1, text: 'the longest answer of all begins here' }] },
-      ]);
-      expect(result.droppedQuotes).toBe(odd.length);
-      expect(result.notes).toEqual([]);
+    it('proposes from a sample spread over the answers when they do not all fit', async () => {
+      await analyze({ contextTokens: 2048 }, { ...INPUT, answers: many });
+      const proposal = requests.find((r) => kindOf(r) === 'propose_themes')!;
+      const ids = answerLines(proposal).map((l) => Number(l.id.slice(1)));
+      expect(ids.length).toBeLessThan(40);
+      expect(ids.at(-1)!).toBeGreaterThan(20);
+      expect(userOf(proposal)).toContain('a sample spread over all of them');
     });
 
     it('cuts an answer that alone is over the room, in the prompt only', async () => {
-      respond = batchModel;
-      await analyze({ contextTokens: 4096 }, batchInput);
-      const lines = requests.flatMap(answerLines);
-      const long = lines.find((l) => numberOf(l) === 12);
-      expect(long?.cut).toBe(true);
-      expect(long && LONG.startsWith(long.text) && long.text.length < LONG.length && long.text.length > 2000).toBe(true);
-      expect(lines.filter((l) => l.cut)).toHaveLength(1);
-    });
-
-    it('asks in one request when the answers fit', async () => {
-      respond = batchModel;
-      await analyze({ contextTokens: 200_000 }, batchInput);
-      expect(requests.map(kindOf)).toEqual(['question_themes', 'interview_themes']);
-      expect(answerLines(requests[0]).some((l) => l.cut)).toBe(false);
-    });
-
-    it('falls back for the whole question when a later request fails', async () => {
-      let count = 0;
-      respond = (request, res) => (kindOf(request) === 'question_themes' && ++count === 2 ? send(res, '{}', 503) : batchModel(request, res));
-      const result = await analyze({ contextTokens: 4096 }, batchInput);
-      const local = await analyzeOffline({ questions: batchInput.questions, answers: batchAnswers });
-      expect(result.questions).toEqual(local.questions);
-      expect(result.themes).toEqual(local.themes);
-      expect(result.notes).toEqual([
-        'Themes of question 1 ("What made you sign up?") are the offline analysis: the model server answered HTTP 503.',
-        "Themes across the interview are the offline analysis: the model coded no question's themes.",
-      ]);
-      expect(result.droppedQuotes).toBe(0);
-    });
-
-    it('groups the question themes without their quotes when the quotes do not fit', async () => {
-      respond = byKind((request, res) => {
-        const lines = answerLines(request);
-        const long = lines.find((l) => numberOf(l) === 12);
-        reply(res, {
-          themes: [
-            { theme: 'Any', description: 'Any answer.', members: lines.map((l) => l.id), quotes: [] },
-            // A verbatim quote of 12,000 characters (checked against the whole answer, not the part the prompt showed):
-            // the question theme keeps it, the interview-wide request has no room for it.
-            ...(long ? [{ theme: 'Long', description: 'The long one.', members: [long.id], quotes: [{ answer: long.id, text: LONG.slice(0, 12_000) }] }] : []),
-          ],
-        });
-      });
-      const result = await analyze({ contextTokens: 4096 }, batchInput);
-      expect(result.questions[0].themes.map((t) => [t.theme, t.answers, t.quotes.length])).toEqual([
-        ['Any', 13, 0],
-        ['Long', 1, 1],
-      ]);
-      const across = requests[requests.length - 1];
-      expect(kindOf(across)).toBe('interview_themes');
-      expect(userOf(across)).toContain('There is no room for quotes in this request');
-      expect(themeLines(across)).toEqual([
-        { id: 't1', question: 1, theme: 'Any', description: 'Any answer.', interviewees: 13 },
-        { id: 't2', question: 1, theme: 'Long', description: 'The long one.', interviewees: 1 },
-      ]);
-      expect(result.notes).toEqual([]);
+      const long = [answer(LINK.ana, 1, 0, `It was recommended ${'very '.repeat(3000)}warmly.`, 0.5), ...ANSWERS.slice(1)];
+      const result = await analyze({ contextTokens: 2048 }, { ...INPUT, answers: long });
+      const line = answerLines(requests.find((r) => kindOf(r) === 'code_answers')!)[0];
+      expect(line).toMatchObject({ id: 'a1', cut: true });
+      expect(line.text.length).toBeLessThan(long[0].answer.length);
+      expect(result.codes[0].themeIDs).toEqual(['q0-t2']);
+      expect(result.questions[0].themes[1].theme).toBe('Recommended by others');
     });
 
     it("falls back without asking when the question alone does not fit the model's context", async () => {
-      const question = `What made you sign up? ${'Tell us everything. '.repeat(1000)}`;
-      const result = await analyze({ contextTokens: 4096 }, { ...batchInput, questions: [{ questionIndex: 0, question }] });
+      const result = await analyze({ contextTokens: 600 });
       expect(requests).toEqual([]);
-      expect(result.notes).toEqual([
-        `Themes of question 1 ("What made you sign up? Tell us everything. Tell us everything. Tell us everythi…") are the offline analysis: its prompt does not fit in the model's context (contextTokens).`,
-        "Themes across the interview are the offline analysis: the model coded no question's themes.",
-      ]);
-    });
-
-    it('keeps a full codebook at 6 themes and tells the later requests so', async () => {
-      respond = byKind((request, res) => {
-        const lines = answerLines(request);
-        const n = numberOf(lines[0]);
-        reply(res, { themes: lines.map((l, k) => ({ theme: `Theme ${n}-${k}`, description: '.', members: [l.id], quotes: [] })) });
-      });
-      const result = await analyze({ contextTokens: 4096 }, batchInput);
-      expect(result.questions[0].themes).toHaveLength(6);
-      const full = requests.filter((r) => userOf(r).includes('There are 6 themes already, as many as allowed: add no new theme'));
-      expect(full.length).toBeGreaterThan(0);
+      expect(result.notes).toContain(`${NOTE_Q2} its prompt does not fit in the model's context (contextTokens).`);
     });
   });
 
@@ -759,9 +750,9 @@ describe(LlmAnalyst.name, () => {
     });
 
     it('makes no request when there is no answer', async () => {
-      const result = await analyze({}, { questions: QUESTIONS, answers: [], context: CONTEXT });
+      const result = await analyze({}, { ...INPUT, answers: [] });
       expect(requests).toEqual([]);
-      expect(result).toEqual(await analyzeOffline({ questions: QUESTIONS, answers: [] }));
+      expect(result.codes).toEqual([]);
     });
   });
 });

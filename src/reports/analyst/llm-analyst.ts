@@ -1,32 +1,40 @@
 import { Logger } from '@nestjs/common';
 import { INTERVIEWER_LIMITS } from '../../interviewers/interviewer.limits';
 import { CONTEXT_TOKENS, type OpenAiAgentConfig } from '../../interviewers/interviewers.config';
-import type { AnalysisAnswer, AnalysisResult, QuestionReport, Theme } from '../analysis/analysis.types';
+import type { AnalysisAnswer, AnalysisResult, AnswerCode, CodebookTheme, QuestionReport, Quote, Theme } from '../analysis/analysis.types';
 import { analyzeOffline } from '../analysis/offline-analysis';
 import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import { isVerbatimQuote } from '../analysis/quotes';
-import { MAX_THEMES_ACROSS } from '../analysis/themes';
 import type { Yielder } from '../analysis/yielder';
+import { CodeTally } from '../report-codes';
 import type { AnalysisInput, AnalysisRun, Analyst } from './analyst';
 import { askForJson, type ChatMessage, type JsonFormat } from './chat-json';
 import {
+  ANSWERS_PER_BATCH,
+  ANSWERS_TO_PROPOSE,
   ANSWER_TOKENS,
+  CODE_ANSWERS,
+  CODE_TOKENS,
   DESCRIPTION_CHARS,
   INTERVIEW_THEMES,
   LABEL_CHARS,
+  MAX_CODES_PER_ANSWER,
   MAX_QUOTES,
-  MAX_THEMES,
+  MAX_THEMES_ACROSS,
   MEMBER_TOKENS,
   MIN_ANSWER_TOKENS,
-  QUESTION_THEMES,
+  PROPOSE_THEMES,
   answerLine,
+  codeSystemPrompt,
+  codeUserFrame,
   estimateTokens,
   interviewSystemPrompt,
   interviewUserMessage,
-  questionMessages,
-  questionSystemPrompt,
-  questionUserFrame,
+  proposeSystemPrompt,
+  proposeUserFrame,
+  withAnswers,
   type PromptQuestion,
+  type PromptTheme,
   type QuestionThemeLine,
 } from './llm-prompts';
 
@@ -34,7 +42,7 @@ export interface LlmAnalystOptions {
   /** A chat-completions response larger than this is not read to the end (default: the interviewer agents' bound, 1 MiB). */
   responseBytes?: number;
   /** Runs the offline analysis the model's parts start from and fall back to (default: in this process). */
-  offline?: OfflineAnalysisRunner;
+  offline?: Pick<OfflineAnalysisRunner, 'analyze'>;
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -42,25 +50,33 @@ const failure = (reason: string): { ok: false; reason: string } => ({ ok: false,
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A theme as the server builds it from the model's answers: members and quotes point at answers by their index in the input. */
-interface CodedTheme {
+/** A theme of a question as the analyst builds it: `key` is its id in the prompts (`T3`). */
+interface Draft {
+  key: string;
   theme: string;
   description: string;
-  members: Set<number>;
+  keyphrases: string[];
+  /** Its place in the codebook (1-based), for a codebook theme. */
+  codebook: number | null;
+  emerging: boolean;
+  examples: string[];
+  /** Verified quotes, by the answer they cite. */
   quotes: { doc: number; text: string }[];
-}
-
-/** A theme as the model gave it, once its answer matched the schema; `refs` are its member ids (answers, or question themes). */
-interface RawTheme {
-  theme: string;
-  description: string;
-  refs: string[];
-  quotes: { answer: string; text: string }[];
 }
 
 /** One report row's answers: a guideline question's, or (questionIndex null) those of no guideline question. */
 interface Group extends PromptQuestion {
   docs: number[];
+  /** The offline analysis' row: what the model does not make, and the fallback. */
+  row: QuestionReport;
+}
+
+/** A question the model coded: its themes (ids given) and each answer's themes. */
+interface CodedQuestion {
+  group: Group;
+  themes: Theme[];
+  /** The answers of each theme. */
+  members: Map<string, number[]>;
 }
 
 /** What one analysis run shares among its parts. */
@@ -68,36 +84,72 @@ interface Work {
   input: AnalysisInput;
   run: AnalysisRun;
   yielder: Yielder;
+  /** Each answer's codes (of its question, across the interview) as they are decided. */
+  codes: AnswerCode[];
+  /** The offline analysis' codes by answer (none when it did not code). */
+  offlineCodes: (AnswerCode | undefined)[];
+  notes: string[];
+  dropped: number;
+  progress(count: number): void;
 }
 
 /** Some servers put the JSON schema in the model's prompt: its room is counted in with the prompt's. */
-const SCHEMA_TOKENS = { question: estimateTokens(JSON.stringify(QUESTION_THEMES.schema)), interview: estimateTokens(JSON.stringify(INTERVIEW_THEMES.schema)) };
+const SCHEMA_TOKENS = {
+  propose: estimateTokens(JSON.stringify(PROPOSE_THEMES.schema)),
+  code: estimateTokens(JSON.stringify(CODE_ANSWERS.schema)),
+  interview: estimateTokens(JSON.stringify(INTERVIEW_THEMES.schema)),
+};
 
 /** The answer ids of the prompts: `a1` is the input's first answer. */
 const idOf = (doc: number): string => `a${doc + 1}`;
 
+/** A digit, with what stands with it ("12%", "3.5", "2,000"): counts are the server's, and a model's text holds none. */
+const NUMBER = /[+-]?\p{N}+(?:[.,:]\p{N}+)*\s*%?/gu;
+
 /**
- * An analyst that has a model on an OpenAI-compatible chat-completions server code the themes:
+ * A model's label or description as a report keeps it: one line of plain text, its numbers removed
+ * (whatever script they are written in), cut to `max` characters. Empty when nothing is left, or when
+ * it holds NUL characters or unpaired surrogates.
+ */
+export function modelText(text: string, max: number): string {
+  if (text.includes('\0') || !text.isWellFormed()) return '';
+  const plain = text
+    .replace(NUMBER, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.;:!?)\]}])/g, '$1')
+    .replace(/([([{])\s+/g, '$1')
+    .replace(/\(\s*\)|\[\s*\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return /[\p{L}]/u.test(plain) ? clip(plain, max) : '';
+}
+
+/**
+ * An analyst that has a model on an OpenAI-compatible chat-completions server code every answer:
  *
  * - The offline analysis runs first: it makes every part the model does not (answered, median words,
  *   sentiment, keyphrases, tone quotes), and is what a part the model fails on falls back to.
- * - Each question with answers is one part: its answers go to the model under short ids, in as many
- *   requests as the context (contextTokens) needs, one request at a time. The first request proposes
- *   the codebook; each later one gets the codebook so far and assigns its answers to those themes or adds
- *   new ones, up to 6 in all.
- * - Themes across the interview are one more part, built from the question themes the model coded.
- * - Whatever the model answers, the server maps member ids back to answers (unknown ids are ignored),
- *   counts each theme's interviewees from its members itself, and keeps a quote only when it cites one of
- *   the theme's members and is verbatim (isVerbatimQuote); the rest are counted in droppedQuotes.
- * - A part that fails (an HTTP error, a timeout, an unreachable server, an answer that is not JSON or not
- *   of the schema, no theme left after the checks) is the offline analysis' and a note says which and why,
- *   in general words: never the model's output, an answer, or the key.
+ * - Each question with answers: the model proposes up to maxThemes themes from a sample of its answers
+ *   that fits the context (with a codebook: its themes stay, labels and order kept, and the model only
+ *   proposes emerging ones for what they do not cover, in the room maxThemes leaves). Then every answer
+ *   is coded against those themes, in batches that fit the context, one request at a time: each answer
+ *   gets up to 3 themes, or none (other). A batch that fails keeps the offline analysis' codes for its
+ *   answers (their offline themes join the question's), and a note says so; when every batch fails,
+ *   or no theme can be proposed, the question is the offline analysis'.
+ * - Themes across the interview: the model groups the question themes it coded; an answer is in an
+ *   across theme when it is coded with one of its question themes.
+ * - Whatever the model answers, the server maps ids back to answers (unknown ids are ignored), counts
+ *   every theme from the codes itself, removes digits from labels and descriptions (at most 80 and
+ *   300 characters), and keeps a quote only when it cites an answer coded with its theme and is
+ *   verbatim (isVerbatimQuote); the rest are counted in droppedQuotes.
+ * - A failure (an HTTP error, a timeout, an unreachable server, an answer that is not JSON or not of
+ *   the schema) is described in general words: never the model's output, an answer, or the key.
  */
 export class LlmAnalyst implements Analyst {
   private readonly logger = new Logger(LlmAnalyst.name);
   private readonly contextTokens: number;
   private readonly responseBytes: number;
-  private readonly offline?: OfflineAnalysisRunner;
+  private readonly offline?: Pick<OfflineAnalysisRunner, 'analyze'>;
 
   constructor(
     private readonly name: string,
@@ -109,10 +161,7 @@ export class LlmAnalyst implements Analyst {
     this.offline = options.offline;
   }
 
-  /**
-   * Progress counts the offline analysis' steps (twice the answers), then each answer as its question's
-   * part ends or its request is answered, then one for the themes across the interview.
-   */
+  /** Progress counts the offline analysis' steps (twice the answers), then each answer as it is coded, then one for the themes across the interview. */
   async analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult> {
     const { answers } = input;
     const total = answers.length * 3 + 1;
@@ -121,144 +170,296 @@ export class LlmAnalyst implements Analyst {
       ? await this.offline.analyze({ questions: input.questions, answers }, offlineRun)
       : await analyzeOffline({ questions: input.questions, answers }, offlineRun);
     let done = answers.length * 2;
-    const progress = (count: number) => {
-      done += count;
-      run.onProgress?.(done, total);
-    };
     run.signal?.throwIfAborted();
 
-    const work: Work = { input, run, yielder: run.yielder };
-    const notes: string[] = [];
-    let droppedQuotes = 0;
+    const work: Work = {
+      input,
+      run,
+      yielder: run.yielder,
+      codes: answers.map((a) => ({ linkID: a.linkID, turnIndex: a.turnIndex, questionIndex: a.questionIndex, themeIDs: [], acrossThemeIDs: [] })),
+      offlineCodes: offlineCodesOf(offline, answers),
+      notes: [],
+      dropped: 0,
+      progress: (count) => run.onProgress?.((done += count), total),
+    };
     const questions: QuestionReport[] = [];
-    const coded: { group: Group; themes: CodedTheme[] }[] = [];
+    const coded: CodedQuestion[] = [];
     const fellBack: Group[] = [];
-    const groups = groupsOf(offline.questions, input);
-    for (const [i, group] of groups.entries()) {
+    for (const group of groupsOf(offline.questions, input)) {
       if (!group.docs.length) {
-        questions.push(offline.questions[i]);
+        questions.push(group.row);
         continue;
       }
-      let reported = 0;
-      const outcome = await this.codeQuestion(group, work, (count) => {
-        reported += count;
-        progress(count);
-      });
-      if (reported < group.docs.length) progress(group.docs.length - reported);
+      const before = done;
+      const outcome = await this.codeQuestion(group, work);
+      work.progress(before + group.docs.length - done);
       if (outcome.ok) {
-        const ranked = rank(outcome.value.themes, answers);
-        questions.push({ ...offline.questions[i], themes: await toThemes(ranked, answers, run.yielder) });
-        coded.push({ group, themes: ranked });
-        droppedQuotes += outcome.value.dropped;
+        questions.push({ ...group.row, themes: outcome.value.themes });
+        coded.push(outcome.value);
       } else {
-        questions.push(offline.questions[i]);
+        questions.push(group.row);
         fellBack.push(group);
-        notes.push(`Themes of ${partName(group)} are the offline analysis: ${outcome.reason}.`);
+        for (const doc of group.docs) work.codes[doc].themeIDs = work.offlineCodes[doc]?.themeIDs ?? [];
+        work.notes.push(`Themes of ${partName(group)} are the offline analysis: ${outcome.reason}.`);
         this.logFallback(group.questionIndex === null ? 'unattributed answers' : `question ${group.questionIndex + 1}`, outcome.reason);
       }
     }
 
     let themes = offline.themes;
     if (answers.length) {
-      const outcome = coded.length ? await this.codeAcross(coded, groups, work) : failure("the model coded no question's themes");
+      const outcome = coded.length ? await this.codeAcross(coded, work) : failure("the model coded no question's themes");
       if (outcome.ok) {
-        themes = await toThemes(rank(outcome.value.themes, answers), answers, run.yielder);
-        droppedQuotes += outcome.value.dropped;
-        if (fellBack.length) notes.push(`Themes across the interview leave out ${listParts(fellBack)}, whose themes are the offline analysis.`);
+        themes = outcome.value;
+        if (fellBack.length) work.notes.push(`Themes across the interview leave out ${listParts(fellBack)}, whose themes are the offline analysis.`);
       } else {
-        notes.push(`Themes across the interview are the offline analysis: ${outcome.reason}.`);
+        for (const [doc, code] of work.codes.entries()) code.acrossThemeIDs = work.offlineCodes[doc]?.acrossThemeIDs ?? [];
+        work.notes.push(`Themes across the interview are the offline analysis: ${outcome.reason}.`);
         this.logFallback('themes across the interview', outcome.reason);
       }
     }
-    progress(1);
-    return { questions, themes, droppedQuotes, notes: [...offline.notes, ...notes] };
+    work.progress(1);
+    const result: AnalysisResult = { questions, themes, droppedQuotes: work.dropped, notes: [...offline.notes, ...work.notes], codes: work.codes };
+    // Counted by the server from the codes, whatever the model stated.
+    const tally = new CodeTally(questions);
+    work.codes.forEach((code, doc) => tally.add({ ...code, words: answers[doc].words, sentiment: answers[doc].sentiment }));
+    tally.applyTo(result);
+    return result;
   }
 
-  /** One question's themes, its answers sent in batches that fit the context; the codebook grows batch by batch. */
-  private async codeQuestion(group: Group, work: Work, onCoded: (count: number) => void): Promise<Outcome<{ themes: CodedTheme[]; dropped: number }>> {
-    const { answers } = work.input;
-    const system = questionSystemPrompt(work.input.context);
-    const codebook: CodedTheme[] = [];
-    let dropped = 0;
-    for (let from = 0, batches = 0; from < group.docs.length; batches++) {
-      const frame = questionUserFrame(group, codebook.map(({ theme, description }) => ({ theme, description })), batches > 0);
-      const batch = await this.batchOf(group.docs, from, estimateTokens(system) + estimateTokens(frame) + SCHEMA_TOKENS.question, work);
-      if (!batch) return failure("its prompt does not fit in the model's context (contextTokens)");
-      const outcome = await this.ask(questionMessages(system, frame, batch.lines), QUESTION_THEMES, work.run);
-      if (!outcome.ok) return outcome;
-      const raw = readRawThemes(outcome.value, 'members');
-      if (!raw.ok) return raw;
-      // Only this batch's ids count: the model saw no other answers in this request.
-      const docOf = (id: string) => batch.ids.get(id);
-      dropped += await mergeThemes(codebook, raw.value, MAX_THEMES, (id) => optionalList(docOf(id)), docOf, answers, work.yielder);
-      from += batch.ids.size;
-      onCoded(batch.ids.size);
+  /**
+   * One question: its themes proposed (beside the codebook's, when there is one), then every answer
+   * coded in batches. Writes the answers' codes into work.codes when it succeeds.
+   */
+  private async codeQuestion(group: Group, work: Work): Promise<Outcome<CodedQuestion>> {
+    const { maxThemes } = work.input.options;
+    const codebook = group.questionIndex === null ? [] : (work.input.options.codebook.find((q) => q.questionIndex === group.questionIndex)?.themes ?? []);
+    const drafts: Draft[] = codebook.map((t, i) => fromCodebook(t, i));
+    const room = Math.max(0, maxThemes - drafts.length);
+    if (room > 0) {
+      const proposed = await this.propose(group, drafts, room, work);
+      if (!proposed.ok && !drafts.length) return proposed;
+      if (!proposed.ok) work.notes.push(`No new themes were looked for beside the codebook's in ${partName(group)}: ${proposed.reason}.`);
+      for (const theme of proposed.ok ? proposed.value : []) {
+        if (drafts.length >= codebook.length + room) break;
+        if (drafts.some((d) => d.theme.toLowerCase() === theme.theme.toLowerCase())) continue;
+        drafts.push({ ...theme, key: `T${drafts.length + 1}`, codebook: null, emerging: codebook.length > 0, keyphrases: [], examples: [], quotes: [] });
+      }
     }
-    if (!codebook.length) return failure('none of the themes the model gave had a member among the answers it was given');
-    return { ok: true, value: { themes: codebook, dropped } };
+    if (!drafts.length) return failure('the model proposed no theme');
+
+    const assigned = new Map<number, string[]>();
+    const missed: number[] = [];
+    let reason = '';
+    const system = codeSystemPrompt(work.input.context);
+    const frame = codeUserFrame(group, drafts.map(promptTheme));
+    const byKey = new Map(drafts.map((d) => [d.key, d]));
+    for (let from = 0; from < group.docs.length; ) {
+      const batch = await this.batchOf(group.docs, from, estimateTokens(system) + estimateTokens(frame) + SCHEMA_TOKENS.code, CODE_TOKENS, ANSWERS_PER_BATCH, work);
+      if (!batch) return failure("its prompt does not fit in the model's context (contextTokens)");
+      const outcome = await this.ask(withAnswers(system, frame, batch.lines), CODE_ANSWERS, work.run);
+      const read = outcome.ok ? readCodes(outcome.value) : outcome;
+      if (read.ok) {
+        for (const doc of batch.docs) assigned.set(doc, []);
+        for (const code of read.value.codes) {
+          const doc = batch.ids.get(code.answer);
+          if (doc === undefined) continue;
+          const keys = assigned.get(doc)!;
+          for (const key of code.themes) if (byKey.has(key) && !keys.includes(key) && keys.length < MAX_CODES_PER_ANSWER) keys.push(key);
+          if (work.yielder.due()) await work.yielder.giveWay();
+        }
+        for (const quote of read.value.quotes) {
+          const doc = batch.ids.get(quote.answer);
+          const draft = byKey.get(quote.theme);
+          if (doc === undefined || !draft || !assigned.get(doc)!.includes(draft.key) || !isVerbatimQuote(quote, { role: 'interviewee', content: work.input.answers[doc].answer })) {
+            work.dropped++;
+            continue;
+          }
+          if (draft.quotes.length < MAX_QUOTES && !draft.quotes.some((q) => q.doc === doc && q.text === quote.text)) draft.quotes.push({ doc, text: quote.text });
+        }
+      } else {
+        missed.push(...batch.docs);
+        reason = read.reason;
+      }
+      from += batch.docs.length;
+      work.progress(batch.docs.length);
+    }
+    if (missed.length === group.docs.length) return failure(reason);
+    if (missed.length) {
+      work.notes.push(
+        `${missed.length} of the ${group.docs.length} answers to ${partName(group)} could not be coded by the model (${reason}): they carry the offline analysis' codes.`,
+      );
+      this.logFallback(group.questionIndex === null ? 'unattributed answers' : `question ${group.questionIndex + 1}`, `a batch: ${reason}`);
+    }
+    return { ok: true, value: this.settle(group, drafts, assigned, missed, codebook.length, work) };
+  }
+
+  /**
+   * The question's themes as the report shows them, and the answers' codes: the codebook's in its order
+   * (each stays, answers or not), then the others by interviewees, those no answer was coded with left
+   * out; the offline themes of answers a failed batch left to the offline analysis join them (up to
+   * maxThemes). Identifiers are given in that order.
+   */
+  private settle(group: Group, drafts: Draft[], assigned: Map<number, string[]>, missed: readonly number[], fromCodebook: number, work: Work): CodedQuestion {
+    const { answers } = work.input;
+    const membersOf = new Map<string, number[]>(drafts.map((d) => [d.key, []]));
+    for (const [doc, keys] of assigned) for (const key of keys) membersOf.get(key)!.push(doc);
+    // Answers a batch could not code keep the offline analysis' codes; their themes come along.
+    const offlineThemes = new Map(group.row.themes.map((t) => [t.themeID, t]));
+    for (const doc of missed) {
+      const keys: string[] = [];
+      for (const id of work.offlineCodes[doc]?.themeIDs ?? []) {
+        const theme = offlineThemes.get(id);
+        if (!theme) continue;
+        const key = `offline:${id}`;
+        if (!membersOf.has(key)) {
+          const kept = new Set(missed);
+          const docOf = (q: Quote) => group.docs.find((d) => answers[d].linkID === q.linkID && answers[d].turnIndex === q.turnIndex);
+          const quotes = theme.quotes.map((q) => ({ doc: docOf(q), text: q.text })).filter((q): q is { doc: number; text: string } => q.doc !== undefined && kept.has(q.doc));
+          drafts.push({ key, theme: theme.theme, description: theme.description, keyphrases: theme.keyphrases, codebook: null, emerging: fromCodebook > 0, examples: [], quotes });
+          membersOf.set(key, []);
+        }
+        membersOf.get(key)!.push(doc);
+        keys.push(key);
+      }
+      assigned.set(doc, keys);
+    }
+    const interviewees = (key: string) => distinctLinks(membersOf.get(key)!, answers);
+    const listed = drafts.filter((d) => d.codebook !== null);
+    const others = drafts
+      .filter((d) => d.codebook === null && membersOf.get(d.key)!.length > 0)
+      .map((d, order) => ({ d, order, count: interviewees(d.key) }))
+      .sort((a, b) => b.count - a.count || a.order - b.order)
+      .map(({ d }) => d)
+      .slice(0, Math.max(0, work.input.options.maxThemes - listed.length));
+    const prefix = group.questionIndex === null ? 'qx' : `q${group.questionIndex}`;
+    const idOfKey = new Map<string, string>();
+    listed.forEach((d) => idOfKey.set(d.key, `${prefix}-c${d.codebook}`));
+    others.forEach((d, i) => idOfKey.set(d.key, `${prefix}-t${i + 1}`));
+    const final = [...listed, ...others];
+    const order = new Map(final.map((d, i) => [d.key, i]));
+    for (const doc of group.docs) {
+      const keys = (assigned.get(doc) ?? []).filter((k) => order.has(k)).sort((a, b) => order.get(a)! - order.get(b)!);
+      work.codes[doc].themeIDs = keys.map((k) => idOfKey.get(k)!);
+    }
+    const members = new Map<string, number[]>();
+    const themes = final.map((d): Theme => {
+      const themeID = idOfKey.get(d.key)!;
+      const docs = membersOf.get(d.key)!.filter((doc) => work.codes[doc].themeIDs.includes(themeID));
+      members.set(themeID, docs);
+      return {
+        themeID,
+        theme: d.theme,
+        description: d.description,
+        keyphrases: d.keyphrases,
+        answers: 0,
+        mentions: 0,
+        quotes: d.quotes.map(({ doc, text }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text })),
+        emerging: d.emerging,
+        language: languageOf(docs, answers),
+      };
+    });
+    return { group, themes, members };
+  }
+
+  /** Up to `room` themes the model proposes from a sample of the question's answers (beside `given`, the codebook's). */
+  private async propose(group: Group, given: readonly Draft[], room: number, work: Work): Promise<Outcome<{ theme: string; description: string }[]>> {
+    const system = proposeSystemPrompt(work.input.context);
+    const sample = evenSample(group.docs, ANSWERS_TO_PROPOSE);
+    const frameOf = (sampled: boolean) => proposeUserFrame(group, given.map(promptTheme), room, sampled);
+    const fixed = estimateTokens(system) + estimateTokens(frameOf(true)) + SCHEMA_TOKENS.propose;
+    let batch = await this.batchOf(sample, 0, fixed, 0, ANSWERS_TO_PROPOSE, work);
+    if (!batch) return failure("its prompt does not fit in the model's context (contextTokens)");
+    // A context too small for the whole sample holds its first part: spread what fits over all the answers again.
+    if (batch.docs.length < sample.length) batch = (await this.batchOf(evenSample(group.docs, batch.docs.length), 0, fixed, 0, batch.docs.length, work)) ?? batch;
+    const outcome = await this.ask(withAnswers(system, frameOf(batch.docs.length < group.docs.length), batch.lines), PROPOSE_THEMES, work.run);
+    if (!outcome.ok) return outcome;
+    const value = outcome.value;
+    if (!isObject(value) || !Array.isArray(value.themes)) return failure("the model's answer did not match the requested JSON schema");
+    const themes: { theme: string; description: string }[] = [];
+    for (const item of value.themes as unknown[]) {
+      if (!isObject(item) || typeof item.theme !== 'string' || typeof item.description !== 'string') return failure("the model's answer did not match the requested JSON schema");
+      const theme = modelText(item.theme, LABEL_CHARS);
+      if (theme) themes.push({ theme, description: modelText(item.description, DESCRIPTION_CHARS) });
+    }
+    return { ok: true, value: themes };
   }
 
   /**
    * The answers from `from` on that fit the room the context leaves beside `fixedTokens` of prompt and
-   * the model's answer; at least one, cut to fit when it alone is too long. Null when there is no room.
+   * the model's answer (`perAnswer` tokens of it for each), at most `most`; at least one, cut to fit
+   * when it alone is too long. Null when there is no room.
    */
-  private async batchOf(docs: readonly number[], from: number, fixedTokens: number, work: Work): Promise<{ lines: string[]; ids: Map<string, number> } | null> {
+  private async batchOf(
+    docs: readonly number[],
+    from: number,
+    fixedTokens: number,
+    perAnswer: number,
+    most: number,
+    work: Work,
+  ): Promise<{ lines: string[]; docs: number[]; ids: Map<string, number> } | null> {
     const room = this.contextTokens - fixedTokens - ANSWER_TOKENS;
     if (room < MIN_ANSWER_TOKENS) return null;
     const lines: string[] = [];
     const ids = new Map<string, number>();
+    const batch: number[] = [];
     let used = 0;
-    for (let i = from; i < docs.length; i++) {
+    for (let i = from; i < docs.length && batch.length < most; i++) {
       if (work.yielder.due()) await work.yielder.giveWay();
       const doc = docs[i];
       const id = idOf(doc);
       let line = answerLine(id, work.input.answers[doc].answer);
-      // The line, its line break, and its id among some theme's members in the answer.
-      let cost = estimateTokens(line) + 1 + MEMBER_TOKENS;
+      // The line, its line break, and its part of the model's answer.
+      let cost = estimateTokens(line) + 1 + perAnswer;
       if (used + cost > room) {
         if (lines.length) break;
-        line = cutToFit(id, work.input.answers[doc].answer, room - 1 - MEMBER_TOKENS);
+        line = cutToFit(id, work.input.answers[doc].answer, room - 1 - perAnswer);
         cost = room;
       }
       lines.push(line);
       ids.set(id, doc);
+      batch.push(doc);
       used += cost;
     }
-    return { lines, ids };
+    return { lines, docs: batch, ids };
   }
 
   /**
    * Themes across the interview: the model groups the question themes it coded (by their ids, labels,
-   * descriptions and verified quotes); a theme's members are the union of its question themes' members.
+   * descriptions and verified quotes); an answer is in an across theme when it is coded with one of its
+   * question themes. Writes the answers' across codes into work.codes when it succeeds.
    */
-  private async codeAcross(
-    coded: readonly { group: Group; themes: CodedTheme[] }[],
-    groups: readonly Group[],
-    work: Work,
-  ): Promise<Outcome<{ themes: CodedTheme[]; dropped: number }>> {
+  private async codeAcross(coded: readonly CodedQuestion[], work: Work): Promise<Outcome<Theme[]>> {
     const { answers } = work.input;
     const lines: QuestionThemeLine[] = [];
     const membersOf = new Map<string, number[]>();
-    for (const { group, themes } of coded) {
+    for (const { group, themes, members } of coded) {
       for (const theme of themes) {
         if (work.yielder.due()) await work.yielder.giveWay();
+        const docs = members.get(theme.themeID) ?? [];
+        if (!docs.length) continue;
         const id = `t${lines.length + 1}`;
-        membersOf.set(id, [...theme.members]);
+        membersOf.set(id, docs);
+        const docOf = (q: Quote) => docs.find((d) => answers[d].linkID === q.linkID && answers[d].turnIndex === q.turnIndex);
         lines.push({
           id,
           question: group.questionIndex === null ? null : group.questionIndex + 1,
           theme: theme.theme,
           description: theme.description,
-          interviewees: distinctLinks(theme.members, answers),
-          quotes: theme.quotes.map(({ doc, text }) => ({ answer: idOf(doc), text })),
+          interviewees: distinctLinks(docs, answers),
+          quotes: theme.quotes.flatMap((q) => {
+            const doc = docOf(q);
+            return doc === undefined ? [] : [{ answer: idOf(doc), text: q.text }];
+          }),
         });
       }
     }
+    if (!lines.length) return failure('no question theme had an answer');
     const system = interviewSystemPrompt(work.input.context, MAX_THEMES_ACROSS);
     const answerRoom = SCHEMA_TOKENS.interview + ANSWER_TOKENS + MEMBER_TOKENS * lines.length;
+    const questions = coded.map(({ group }) => group);
     // The quotes are what the model may quote from; when they do not fit, it groups the themes without them.
     const user = [true, false]
-      .map((withQuotes) => interviewUserMessage(groups, lines, withQuotes))
+      .map((withQuotes) => interviewUserMessage(questions, lines, withQuotes))
       .find((message) => estimateTokens(system) + estimateTokens(message) + answerRoom <= this.contextTokens);
     if (user === undefined) return failure("its prompt does not fit in the model's context (contextTokens)");
     const messages: ChatMessage[] = [
@@ -267,12 +468,57 @@ export class LlmAnalyst implements Analyst {
     ];
     const outcome = await this.ask(messages, INTERVIEW_THEMES, work.run);
     if (!outcome.ok) return outcome;
-    const raw = readRawThemes(outcome.value, 'questionThemes');
-    if (!raw.ok) return raw;
-    const themes: CodedTheme[] = [];
-    const dropped = await mergeThemes(themes, raw.value, MAX_THEMES_ACROSS, (id) => membersOf.get(id), (id) => docOfId(id, answers.length), answers, work.yielder);
-    if (!themes.length) return failure('none of the themes the model gave brought together a question theme it was given');
-    return { ok: true, value: { themes, dropped } };
+    const value = outcome.value;
+    const mismatch = failure("the model's answer did not match the requested JSON schema");
+    if (!isObject(value) || !Array.isArray(value.themes)) return mismatch;
+    const drafts: { theme: string; description: string; members: Set<number>; quotes: { doc: number; text: string }[] }[] = [];
+    for (const item of value.themes as unknown[]) {
+      if (!isObject(item) || typeof item.theme !== 'string' || typeof item.description !== 'string') return mismatch;
+      const refs = item.questionThemes;
+      if (!Array.isArray(refs) || !refs.every((ref) => typeof ref === 'string') || !Array.isArray(item.quotes)) return mismatch;
+      const quotes = item.quotes as unknown[];
+      if (!quotes.every((q) => isObject(q) && typeof q.answer === 'string' && typeof q.text === 'string')) return mismatch;
+      const label = modelText(item.theme, LABEL_CHARS);
+      const members = new Set<number>();
+      for (const ref of refs as string[]) for (const doc of membersOf.get(ref) ?? []) members.add(doc);
+      if (!label || !members.size) continue;
+      let draft = drafts.find((d) => d.theme.toLowerCase() === label.toLowerCase());
+      if (!draft) {
+        if (drafts.length >= MAX_THEMES_ACROSS) continue;
+        drafts.push((draft = { theme: label, description: modelText(item.description, DESCRIPTION_CHARS), members: new Set(), quotes: [] }));
+      }
+      for (const doc of members) draft.members.add(doc);
+      for (const quote of quotes as { answer: string; text: string }[]) {
+        if (work.yielder.due()) await work.yielder.giveWay();
+        const doc = docOfId(quote.answer, answers.length);
+        if (doc === undefined || !draft.members.has(doc) || !isVerbatimQuote(quote, { role: 'interviewee', content: answers[doc].answer })) {
+          work.dropped++;
+          continue;
+        }
+        if (draft.quotes.length < MAX_QUOTES && !draft.quotes.some((kept) => kept.doc === doc && kept.text === quote.text)) draft.quotes.push({ doc, text: quote.text });
+      }
+    }
+    if (!drafts.length) return failure('none of the themes the model gave brought together a question theme it was given');
+    const ranked = drafts
+      .map((d, order) => ({ d, order, count: distinctLinks(d.members, answers) }))
+      .sort((a, b) => b.count - a.count || a.order - b.order)
+      .map(({ d }) => d);
+    const themes = ranked.map((d, i): Theme => {
+      const themeID = `all-t${i + 1}`;
+      for (const doc of d.members) work.codes[doc].acrossThemeIDs.push(themeID);
+      return {
+        themeID,
+        theme: d.theme,
+        description: d.description,
+        keyphrases: [],
+        answers: 0,
+        mentions: 0,
+        quotes: d.quotes.map(({ doc, text }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text })),
+        emerging: false,
+        language: languageOf(d.members, answers),
+      };
+    });
+    return { ok: true, value: themes };
   }
 
   private ask(messages: ChatMessage[], format: JsonFormat, run: AnalysisRun) {
@@ -282,6 +528,19 @@ export class LlmAnalyst implements Analyst {
   private logFallback(part: string, reason: string): void {
     this.logger.warn({ msg: 'report part is the offline analysis', agent: this.name, part, reason });
   }
+}
+
+function fromCodebook(theme: CodebookTheme, i: number): Draft {
+  return { key: `T${i + 1}`, theme: theme.theme, description: theme.description ?? '', keyphrases: [], codebook: i + 1, emerging: false, examples: theme.examples, quotes: [] };
+}
+
+const promptTheme = (d: Draft): PromptTheme => ({ id: d.key, theme: d.theme, description: d.description, examples: d.examples });
+
+/** The offline analysis' code of each answer, when it coded every answer in the input's order. */
+function offlineCodesOf(offline: AnalysisResult, answers: readonly AnalysisAnswer[]): (AnswerCode | undefined)[] {
+  const codes = offline.codes ?? [];
+  if (codes.length !== answers.length) return answers.map(() => undefined);
+  return answers.map((a, doc) => (codes[doc].linkID === a.linkID && codes[doc].turnIndex === a.turnIndex ? codes[doc] : undefined));
 }
 
 /**
@@ -296,99 +555,40 @@ function groupsOf(rows: readonly QuestionReport[], input: AnalysisInput): Group[
     const index = answer.questionIndex !== null && known.has(answer.questionIndex) ? answer.questionIndex : null;
     byIndex.get(index)?.push(doc);
   });
-  return rows.map((row) => ({ questionIndex: row.questionIndex, question: row.question, docs: byIndex.get(row.questionIndex) ?? [] }));
+  return rows.map((row) => ({ questionIndex: row.questionIndex, question: row.question, docs: byIndex.get(row.questionIndex) ?? [], row }));
 }
 
-/**
- * The model's {"themes": [...]} held to the schema asked for: each theme with a string label and
- * description, a list of string ids under `refsKey`, and quotes of {answer, text} strings. Other keys
- * (a count the model states, say) are ignored; anything else is a failure of the whole answer.
- */
-function readRawThemes(value: unknown, refsKey: 'members' | 'questionThemes'): Outcome<RawTheme[]> {
+/** The model's {"codes": [...], "quotes": [...]} held to the schema asked for; anything else is a failure of the whole answer. */
+function readCodes(value: unknown): Outcome<{ codes: { answer: string; themes: string[] }[]; quotes: { theme: string; answer: string; text: string }[] }> {
   const mismatch = failure("the model's answer did not match the requested JSON schema");
-  if (!isObject(value) || !Array.isArray(value.themes)) return mismatch;
-  const themes: RawTheme[] = [];
-  for (const item of value.themes as unknown[]) {
-    if (!isObject(item) || typeof item.theme !== 'string' || typeof item.description !== 'string') return mismatch;
-    const refs = item[refsKey];
-    if (!Array.isArray(refs) || !refs.every((ref) => typeof ref === 'string')) return mismatch;
-    if (!Array.isArray(item.quotes)) return mismatch;
-    const quotes: RawTheme['quotes'] = [];
-    for (const quote of item.quotes as unknown[]) {
-      if (!isObject(quote) || typeof quote.answer !== 'string' || typeof quote.text !== 'string') return mismatch;
-      quotes.push({ answer: quote.answer, text: quote.text });
-    }
-    themes.push({ theme: item.theme, description: item.description, refs: refs as string[], quotes });
+  if (!isObject(value) || !Array.isArray(value.codes) || !Array.isArray(value.quotes)) return mismatch;
+  const codes: { answer: string; themes: string[] }[] = [];
+  for (const item of value.codes as unknown[]) {
+    if (!isObject(item) || typeof item.answer !== 'string' || !Array.isArray(item.themes) || !item.themes.every((t) => typeof t === 'string')) return mismatch;
+    codes.push({ answer: item.answer, themes: item.themes as string[] });
   }
-  return { ok: true, value: themes };
+  const quotes: { theme: string; answer: string; text: string }[] = [];
+  for (const item of value.quotes as unknown[]) {
+    if (!isObject(item) || typeof item.theme !== 'string' || typeof item.answer !== 'string' || typeof item.text !== 'string') return mismatch;
+    quotes.push({ theme: item.theme, answer: item.answer, text: item.text });
+  }
+  return { ok: true, value: { codes, quotes } };
 }
 
-/**
- * Adds the model's themes to `codebook`: a label already there (case aside) adds its members to that
- * theme, a new one is added while there are fewer than `cap`. A theme without a known member is left
- * out. A quote is kept when it cites one of its theme's members and is verbatim; one that does not is
- * dropped and counted; past MAX_QUOTES, or repeated, it is left out uncounted. Returns the count.
- */
-async function mergeThemes(
-  codebook: CodedTheme[],
-  raws: readonly RawTheme[],
-  cap: number,
-  membersOf: (ref: string) => readonly number[] | undefined,
-  docOf: (id: string) => number | undefined,
-  answers: readonly AnalysisAnswer[],
-  yielder: Yielder,
-): Promise<number> {
-  let dropped = 0;
-  for (const raw of raws) {
-    const label = clip(plainText(raw.theme), LABEL_CHARS);
-    if (label === '') continue;
-    const members = new Set<number>();
-    for (const ref of raw.refs) {
-      for (const doc of membersOf(ref) ?? []) members.add(doc);
-      if (yielder.due()) await yielder.giveWay();
-    }
-    if (!members.size) continue;
-    let theme = codebook.find((known) => known.theme.toLowerCase() === label.toLowerCase());
-    if (!theme) {
-      if (codebook.length >= cap) continue;
-      theme = { theme: label, description: clip(plainText(raw.description), DESCRIPTION_CHARS), members: new Set(), quotes: [] };
-      codebook.push(theme);
-    }
-    for (const doc of members) theme.members.add(doc);
-    for (const quote of raw.quotes) {
-      if (yielder.due()) await yielder.giveWay();
-      const doc = docOf(quote.answer);
-      if (doc === undefined || !theme.members.has(doc) || !isVerbatimQuote(quote, { role: 'interviewee', content: answers[doc].answer })) {
-        dropped++;
-        continue;
-      }
-      if (theme.quotes.length < MAX_QUOTES && !theme.quotes.some((kept) => kept.doc === doc && kept.text === quote.text)) theme.quotes.push({ doc, text: quote.text });
-    }
-  }
-  return dropped;
+/** `size` of the docs at even steps (all of them when fewer). */
+function evenSample(docs: readonly number[], size: number): number[] {
+  if (docs.length <= size) return [...docs];
+  return Array.from({ length: size }, (_, i) => docs[Math.floor((i * docs.length) / size)]);
 }
 
-/** Most interviewees first; ties in the model's order. */
-function rank(coded: readonly CodedTheme[], answers: readonly AnalysisAnswer[]): CodedTheme[] {
-  return coded
-    .map((theme) => ({ theme, count: distinctLinks(theme.members, answers) }))
-    .sort((a, b) => b.count - a.count)
-    .map(({ theme }) => theme);
-}
-
-/** The report's themes: their interviewees counted from their members. */
-async function toThemes(coded: readonly CodedTheme[], answers: readonly AnalysisAnswer[], yielder: Yielder): Promise<Theme[]> {
-  const themes: Theme[] = [];
-  for (const theme of coded) {
-    if (yielder.due()) await yielder.giveWay();
-    themes.push({
-      theme: theme.theme,
-      description: theme.description,
-      answers: distinctLinks(theme.members, answers),
-      quotes: theme.quotes.map(({ doc, text }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text })),
-    });
+/** The language of the answers when they share one; null when they are of several (or none). */
+function languageOf(docs: Iterable<number>, answers: readonly AnalysisAnswer[]): string | null {
+  let language: string | null = null;
+  for (const doc of docs) {
+    if (language === null) language = answers[doc].language;
+    else if (answers[doc].language !== language) return null;
   }
-  return themes;
+  return language;
 }
 
 function distinctLinks(docs: Iterable<number>, answers: readonly AnalysisAnswer[]): number {
@@ -397,19 +597,11 @@ function distinctLinks(docs: Iterable<number>, answers: readonly AnalysisAnswer[
   return links.size;
 }
 
-const optionalList = (doc: number | undefined): number[] | undefined => (doc === undefined ? undefined : [doc]);
-
 /** `a17` → the input's answer 16, when there is one. */
 function docOfId(id: string, count: number): number | undefined {
   const match = /^a([1-9][0-9]{0,9})$/.exec(id);
   const doc = match ? Number(match[1]) - 1 : -1;
   return doc >= 0 && doc < count ? doc : undefined;
-}
-
-/** One line of text with single spaces; empty when it holds NUL characters or unpaired surrogates. */
-function plainText(text: string): string {
-  if (text.includes('\0') || !text.isWellFormed()) return '';
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** At most `max` characters, an ellipsis ending one that was cut (never inside a surrogate pair). */

@@ -1,8 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { OptionalText, RequiredId } from '../../common/validation';
-import { REPORT_LIMITS } from '../reports.limits';
+import { OptionalQueryInt, OptionalText, RequiredId } from '../../common/validation';
+import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { REPORT_LIMITS, THEME_ID_PATTERN } from '../reports.limits';
+
+const MAX_THEMES_RULE = `maxThemes must be a whole number from ${REPORT_LIMITS.maxThemes.min} to ${REPORT_LIMITS.maxThemes.max}`;
 
 const REPORT_ID = 'The report. A reportID from reports/addOne or reports/getList.';
 
@@ -18,6 +21,25 @@ export class CreateReportDto {
     max: REPORT_LIMITS.analyst,
   })
   analyst?: string | null;
+
+  // No `default` keyword here: some client generators make a property with a default required.
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    minimum: REPORT_LIMITS.maxThemes.min,
+    maximum: REPORT_LIMITS.maxThemes.max,
+    example: 12,
+    description:
+      `At most this many themes per question (${REPORT_LIMITS.maxThemes.min} to ${REPORT_LIMITS.maxThemes.max}). Left out or null: ${REPORT_LIMITS.maxThemes.default}. ` +
+      'The number of themes follows the answers, up to this; with a codebook, its themes always stay and emerging themes fill what is left.',
+  })
+  @IsOptional()
+  @Min(REPORT_LIMITS.maxThemes.min, { message: MAX_THEMES_RULE })
+  @Max(REPORT_LIMITS.maxThemes.max, { message: MAX_THEMES_RULE })
+  // Listed last because class-validator runs decorators bottom-up and stops at the first error.
+  @IsInt({ message: MAX_THEMES_RULE })
+  maxThemes?: number | null;
 }
 
 export class GetReportQueryDto {
@@ -52,5 +74,29 @@ export class ShareReportDto {
 
 export class UnshareReportDto {
   @RequiredId(REPORT_ID)
+  reportID: string;
+}
+
+export class GetCodesQueryDto extends PageQueryDto {
+  @RequiredId(`The report whose codes to return (completed; 404 when unknown or its interview is not visible). ${REPORT_ID}`)
+  reportID: string;
+
+  @OptionalQueryInt('Only the answers to this question (0-based, as interviews/getQuestions lists them).', INTERVIEW_LIMITS.guidelines, 0)
+  questionIndex?: number;
+
+  @ApiPropertyOptional({
+    maxLength: REPORT_LIMITS.themeId,
+    pattern: THEME_ID_PATTERN.source,
+    description: "Only the answers coded with this theme of a question (a themeID of the report's questions[].themes, e.g. q1-t2 or q1-c1).",
+  })
+  @IsOptional()
+  @IsString({ message: 'themeID must be a string, given once' })
+  @MaxLength(REPORT_LIMITS.themeId, { message: 'themeID must be a themeID of the report, like q1-t2, qx-t1 or q1-c3' })
+  @Matches(THEME_ID_PATTERN, { message: 'themeID must be a themeID of the report, like q1-t2, qx-t1 or q1-c3' })
+  themeID?: string;
+}
+
+export class ToCodebookDto {
+  @RequiredId(`The completed report whose themes become its interview's codebook. ${REPORT_ID}`)
   reportID: string;
 }

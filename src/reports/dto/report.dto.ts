@@ -2,7 +2,8 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '
 import { COMMON_LIMITS } from '../../common/limits';
 import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
 import { INVITE_LIMITS } from '../../invites/invite.limits';
-import type { InviteCounts, Keyphrase, QuestionReport, Quote, ReportResult, SentimentSplit, Theme } from '../analysis/analysis.types';
+import type { InviteCounts, Keyphrase, OtherGroup, QuestionReport, Quote, SentimentSplit, Theme } from '../analysis/analysis.types';
+import type { StoredResult } from '../report-codes';
 import { REPORT_LIMITS, REPORT_STATUSES, ReportStatus } from '../reports.limits';
 
 /** Counts in a report are bounded by what a database can hold; the schema says so. */
@@ -31,17 +32,61 @@ export class KeyphraseDto implements Keyphrase {
 }
 
 export class ThemeDto implements Theme {
-  @ApiProperty({ maxLength: 200, example: 'import · slow', description: 'A short label.' })
+  @ApiProperty({
+    maxLength: REPORT_LIMITS.themeId,
+    pattern: '^(q[0-9]+|qx|all)-[tc][0-9]+$',
+    example: 'q1-t2',
+    description:
+      'Stable inside its report: q<questionIndex>-t<n> for a theme of a question (n from 1), qx-t<n> for the unattributed answers, all-t<n> across the ' +
+      'interview, q<questionIndex>-c<n> for the codebook\'s themes (n in the codebook\'s order). reports/getCodes filters by it.',
+  })
+  themeID: string;
+
+  @ApiProperty({
+    maxLength: 200,
+    example: 'late deliveries',
+    description: 'The label. Offline: one phrase of 1–4 words found in the theme\'s answers. A model\'s: its own, at most 80 characters, no digits. A codebook theme\'s: the codebook\'s.',
+  })
   theme: string;
 
-  @ApiProperty({ maxLength: TEXT_MAX, example: '14 similar answers; 11 mention import and 6 slow.' })
+  @ApiProperty({
+    maxLength: TEXT_MAX,
+    example: 'The box came a day late twice and the meat was warm.',
+    description: 'Offline: the theme\'s most typical answer excerpt, verbatim (at most 200 characters). A model\'s: its own (at most 300, no digits). A codebook theme\'s: the codebook\'s (may be empty).',
+  })
   description: string;
 
-  @ApiProperty({ ...COUNT, example: 9, description: "Interviewees (distinct invites) among the theme's members, counted by the server." })
+  @ApiProperty({ type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 100, example: ['late delivery', 'warm meat'], description: 'Phrases typical of its answers, most telling first (may be empty).' })
+  keyphrases: string[];
+
+  @ApiProperty({ ...COUNT, example: 9, description: 'Interviewees (distinct invites) with an answer coded with it, counted by the server from the codes (never taken from a model).' })
   answers: number;
+
+  @ApiProperty({ ...COUNT, example: 11, description: 'Answers coded with it, counted by the server from the codes.' })
+  mentions: number;
 
   @ApiProperty({ type: [QuoteDto], maxItems: LIST_MAX, description: 'Typical answers of the theme, verbatim.' })
   quotes: QuoteDto[];
+
+  @ApiProperty({ example: false, description: 'True for a theme found beside the codebook\'s themes (the report coded against a codebook and these answers matched none of its themes).' })
+  emerging: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: 16,
+    example: 'en',
+    description: 'The language of its answers (the offline analysis groups answers within one language); null when a model put answers of several languages in it.',
+  })
+  language: string | null;
+}
+
+export class OtherGroupDto implements OtherGroup {
+  @ApiProperty({ ...COUNT, example: 2, description: 'Interviewees (distinct invites) with an answer in no theme of the question.' })
+  answers: number;
+
+  @ApiProperty({ ...COUNT, example: 3, description: 'Answers in no theme of the question (too short, or unlike any theme).' })
+  mentions: number;
 }
 
 export class SentimentSplitDto implements SentimentSplit {
@@ -93,6 +138,19 @@ export class QuestionReportDto implements QuestionReport {
 
   @ApiProperty({ type: [QuoteDto], maxItems: 2, description: 'The most positive scored answer, then the most negative, when there are such answers (quoted at the sentence that carries it).' })
   quotes: QuoteDto[];
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 1,
+    example: 0.9167,
+    description: 'Answers coded with some theme ÷ answers to the question (4 decimals); null without answers. The rest are in other.',
+  })
+  coverage: number | null;
+
+  @ApiProperty({ type: OtherGroupDto, description: 'The answers that fell in no theme of the question (reports/getCodes lists them with themeIDs []).' })
+  other: OtherGroupDto;
 }
 
 export class InviteCountsDto implements InviteCounts {
@@ -127,13 +185,14 @@ const RESULT_SCHEMA: ApiPropertyOptions = {
   nullable: true,
   selfRequired: true,
   description: 'Once completed; null before, and when failed.',
-  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'questions', 'themes', 'droppedQuotes', 'notes'],
+  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'sentimentMethod', 'questions', 'themes', 'droppedQuotes', 'notes', 'erased'],
   properties: {
     invites: { allOf: [{ $ref: getSchemaPath(InviteCountsDto) }], description: "The interview's invites by their status at asOf." },
     completionRate: { type: 'number', nullable: true, minimum: 0, maximum: 1, example: 0.7143, description: 'completed ÷ invites ever started (whatever their status now); null when none was.' },
     medianDurationSeconds: { type: 'number', nullable: true, minimum: 0, maximum: 315_360_000, example: 612, description: 'Start to completion, median over completed invites; null when none.' },
     medianAnswerWords: { type: 'number', nullable: true, minimum: 0, maximum: INVITE_LIMITS.transcriptBytes, example: 14, description: 'Median words per answer, all questions; null without answers.' },
     sentiment: { allOf: [{ $ref: getSchemaPath(SentimentSplitDto) }], description: 'Over every answer.' },
+    sentimentMethod: { type: 'string', maxLength: 100, example: 'vader', description: 'How answers were scored (see the insights guide for what it can and cannot do).' },
     questions: {
       type: 'array',
       items: { $ref: getSchemaPath(QuestionReportDto) },
@@ -149,6 +208,17 @@ const RESULT_SCHEMA: ApiPropertyOptions = {
       example: ['Themes of question 2 are the offline analysis: the model\'s answer was not valid JSON.'],
       description: 'How the result was made, where the reader should know (parts that fell back to the offline analysis, languages without a stop-word list).',
     },
+    erased: {
+      type: 'object',
+      required: ['invites', 'quotes'],
+      properties: {
+        invites: { ...COUNT, example: 0, description: 'Invites whose interviewees were erased after the report was made.' },
+        quotes: { ...COUNT, example: 0, description: 'Quotes taken out with them.' },
+      },
+      description:
+        'What erasures took out of this report since it was made (zeros until one does): their answers, codes and quotes are gone, every figure is counted ' +
+        'without them, and any label, description or note that repeated their words was replaced.',
+    },
   },
 };
 
@@ -160,7 +230,7 @@ export class ReportProgressDto {
   total: number;
 }
 
-@ApiExtraModels(InviteCountsDto, SentimentSplitDto, QuestionReportDto, ThemeDto)
+@ApiExtraModels(InviteCountsDto, SentimentSplitDto, QuestionReportDto, ThemeDto, OtherGroupDto)
 export class ReportDto {
   @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
   reportID: string;
@@ -173,6 +243,16 @@ export class ReportDto {
 
   @ApiProperty({ type: String, nullable: true, maxLength: REPORT_LIMITS.analyst, example: null, description: 'The openai agent that coded the themes; null: the built-in offline analysis.' })
   analyst: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: REPORT_LIMITS.maxThemes.min,
+    maximum: REPORT_LIMITS.maxThemes.max,
+    example: 12,
+    description: 'At most this many themes per question, as addOne asked.',
+  })
+  maxThemes: number;
 
   @ApiProperty({ enum: REPORT_STATUSES, example: 'completed', description: 'queued → running → completed | failed. It runs in the background, in any instance of the service.' })
   status: ReportStatus;
@@ -193,7 +273,7 @@ export class ReportDto {
   error: string | null;
 
   @ApiProperty(RESULT_SCHEMA)
-  result: ReportResult | null;
+  result: StoredResult | null;
 }
 
 export class ReportIdResultDto {
@@ -223,4 +303,35 @@ export class ReportUnsharedDto {
 
   @ApiProperty({ ...COUNT, example: 2, description: 'Share links ended.' })
   links: number;
+}
+
+export class CodeRowDto {
+  @ApiProperty({ maxLength: INVITE_LIMITS.linkId, example: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4', description: 'The invite the answer belongs to.' })
+  linkID: string;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    minimum: 0,
+    maximum: INTERVIEW_LIMITS.guidelines,
+    example: 1,
+    description: 'As getAnswers shows it: the question it answers; null for the unattributed answers.',
+  })
+  questionIndex: number | null;
+
+  @ApiProperty({ ...COUNT, maximum: INVITE_LIMITS.turns, example: 4, description: "The answer's turn: an index into that invite's conversation." })
+  turnIndex: number;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', maxLength: REPORT_LIMITS.themeId },
+    maxItems: 30,
+    example: ['q1-t2'],
+    description: "Its themes of its own question, in the order of that question's themes; [] for other (no theme). Themes across the interview are not listed here.",
+  })
+  themeIDs: string[];
+
+  @ApiProperty({ maxLength: INVITE_LIMITS.transcriptBytes, example: 'The box came a day late twice.', description: 'The answer, exactly as the report read it.' })
+  answer: string;
 }

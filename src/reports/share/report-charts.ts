@@ -56,8 +56,8 @@ export function sentimentChart(split: SentimentSplit, summary: string): string {
 /** The sentiment of some answers: the stacked bar, its numbers as a legend, and the mean. */
 export function sentimentBlock(split: SentimentSplit, subject: string): string {
   const whole = split.negative + split.neutral + split.positive;
-  // Sentiment is read in English only: answers in other languages are not scored, rather than counted as neutral.
-  if (whole === 0) return `<p class="empty">Not scored: no ${subject} could be scored for sentiment (it is read in English only).</p>`;
+  // An answer the scorer cannot read (a language it does not know, no word it knows) is not scored, rather than counted as neutral.
+  if (whole === 0) return `<p class="empty">Not scored: no ${subject} could be scored for sentiment.</p>`;
   const kinds = ['negative', 'neutral', 'positive'] as const;
   const percents = wholePercents(kinds.map((kind) => split[kind]));
   const parts = kinds.map((kind, i) => ({ kind, text: `${capitalize(kind)} ${formatCount(split[kind])} (${percents[i]}%)` }));

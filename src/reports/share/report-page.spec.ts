@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { QuestionReport, ReportResult, SentimentSplit, Theme } from '../analysis/analysis.types';
+import type { QuestionReport, SentimentSplit, Theme } from '../analysis/analysis.types';
+import type { StoredResult } from '../report-codes';
 import { REPORT_PAGE_CSP, type SharedReportView, renderReportNotFound, renderReportPage } from './report-page';
 
 const LINK = 'Q2hhbmdlIG1lIGlmIHlvdSBjYW4gcmVhZCB0aGlz';
@@ -13,10 +14,15 @@ const split = (negative: number, neutral: number, positive: number, mean: number
 });
 
 const theme = (label: string, answers: number, ...texts: string[]): Theme => ({
+  themeID: `id-${label}`,
   theme: label,
   description: `About ${label}.`,
+  keyphrases: [],
   answers,
+  mentions: answers,
   quotes: texts.map((text, turnIndex) => ({ linkID: LINK, turnIndex, text })),
+  emerging: false,
+  language: 'en',
 });
 
 const question = (questionIndex: number | null, overrides: Partial<QuestionReport> = {}): QuestionReport => ({
@@ -28,10 +34,12 @@ const question = (questionIndex: number | null, overrides: Partial<QuestionRepor
   keyphrases: [{ phrase: 'onboarding flow', answers: 9 }],
   themes: [theme('Setup takes too long', 7, 'it took me most of an afternoon')],
   quotes: [{ linkID: LINK, turnIndex: 4, text: 'I love how fast the search is now' }],
+  coverage: 0.9,
+  other: { answers: 2, mentions: 3 },
   ...overrides,
 });
 
-const result = (overrides: Partial<ReportResult> = {}): ReportResult => ({
+const result = (overrides: Partial<StoredResult> = {}): StoredResult => ({
   invites: { total: 40, pending: 8, started: 3, completed: 12, abandoned: 5, expired: 10, revoked: 2 },
   completionRate: 0.6,
   medianDurationSeconds: 754,
@@ -41,6 +49,8 @@ const result = (overrides: Partial<ReportResult> = {}): ReportResult => ({
   themes: [theme('Onboarding friction', 11, 'setup was the hard part'), theme('Search speed', 6, 'search feels instant now')],
   droppedQuotes: 2,
   notes: ['The themes of question 2 fell back to the offline analysis.'],
+  sentimentMethod: 'vader',
+  erased: { invites: 0, quotes: 0 },
   ...overrides,
 });
 
@@ -53,6 +63,7 @@ const view = (overrides: Partial<SharedReportView> = {}): SharedReportView => ({
   asOf: new Date('2026-11-22T17:49:30Z'),
   expiresOn: new Date('2026-11-29T08:05:00Z'),
   result: result(),
+  answersOf: () => [],
   ...overrides,
 });
 
@@ -78,7 +89,7 @@ function section(html: string, id: string): string {
 }
 
 const ALLOWED_TAGS = new Set(
-  'html head meta title link style body main header section div p h1 h2 h3 h4 h5 dl dt dd span ol ul li svg rect time blockquote details summary a'.split(' '),
+  'html head meta title link style body main header section div p h1 h2 h3 h4 h5 dl dt dd span ol ul li svg rect time blockquote details summary a em'.split(' '),
 );
 
 describe(renderReportPage.name, () => {
@@ -94,13 +105,15 @@ describe(renderReportPage.name, () => {
           question(0, {
             question: hostile(3),
             keyphrases: [{ phrase: hostile(4), answers: 2 }],
-            themes: [{ theme: hostile(5), description: hostile(6), answers: 3, quotes: [{ linkID: LINK, turnIndex: 1, text: hostile(7) }] }],
+            themes: [{ ...theme(hostile(5), 3), description: hostile(6), quotes: [{ linkID: LINK, turnIndex: 1, text: hostile(7) }] }],
             quotes: [{ linkID: LINK, turnIndex: 2, text: hostile(8) }],
           }),
         ],
-        themes: [{ theme: hostile(9), description: hostile(10), answers: 1, quotes: [{ linkID: LINK, turnIndex: 3, text: hostile(11) }] }],
+        themes: [{ ...theme(hostile(9), 1), description: hostile(10), quotes: [{ linkID: LINK, turnIndex: 3, text: hostile(11) }] }],
         notes: [hostile(12)],
+        sentimentMethod: hostile(13),
       }),
+      answersOf: () => [hostile(14)],
     });
     const html = renderReportPage(hostileView);
 
@@ -124,7 +137,8 @@ describe(renderReportPage.name, () => {
       expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; #0');
       expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt; #1');
       expect(html).toContain('&lt;/style&gt;&lt;style&gt;*{display:none}&lt;/style&gt; #2');
-      for (let n = 0; n <= 12; n++) expect(html).toContain(`#${n}`);
+      for (let n = 0; n <= 14; n++) expect(html).toContain(`#${n}`);
+      expect(html).toContain('<li>&lt;/style&gt;&lt;style&gt;*{display:none}&lt;/style&gt; #14</li>');
       expect(html).toContain('<title>Report: &quot;&gt;&lt;img src=x onerror=alert(1)&gt; #1 \u2014 &lt;script&gt;alert(1)&lt;/script&gt; #0</title>');
       expect(html).toContain('Analyst: &lt;/style&gt;&lt;style&gt;*{display:none}&lt;/style&gt; #2');
       // A theme label inside the SVG: aria-label and <title> both escaped.
@@ -223,9 +237,9 @@ describe(renderReportPage.name, () => {
         view({ result: result({ completionRate: null, medianDurationSeconds: null, medianAnswerWords: null, sentiment: split(0, 0, 0, null) }) }),
       );
       for (const label of ['Completion rate', 'Median duration', 'Median answer']) expect(figure(html, label)).toBe('–');
-      // Answers outside English are not scored: said so, never shown as a neutral 0.
+      // Answers that could not be scored: said so, never shown as a neutral 0.
       expect(figure(html, 'Mean sentiment')).toBe('not scored');
-      expect(html).toContain('Not scored: no answers could be scored for sentiment (it is read in English only).');
+      expect(html).toContain('Not scored: no answers could be scored for sentiment.');
     });
 
     it('shows a short duration to a tenth of a minute, and one under two minutes in seconds', () => {
@@ -323,6 +337,33 @@ describe(renderReportPage.name, () => {
       expect(first.indexOf(bar)).toBeLessThan(first.indexOf('<blockquote class="quote"><p>it took me most of an afternoon</p></blockquote>'));
     });
 
+    it('says how much the themes hold and how many answers fell in other', () => {
+      expect(first).toContain('Coverage 90% &middot; 3 answers (from 2 interviewees) in no theme: <em>other</em>');
+      const all = section(renderReportPage(view({ result: result({ questions: [question(0, { coverage: 1, other: { answers: 0, mentions: 0 } })] }) })), 'question-1');
+      expect(all).toContain('Coverage 100% &middot; every answer is in a theme');
+    });
+
+    it('lists under each theme its answers, collapsed, as text, and how many more there are', () => {
+      const answers = ['It took <b>ages</b> to set up.', 'Setup was slow & confusing.'];
+      const page = renderReportPage(
+        view({
+          result: result({ questions: [question(0, { themes: [{ ...theme('Setup takes too long', 7), mentions: 9 }] })] }),
+          answersOf: (themeID) => (themeID === 'id-Setup takes too long' ? answers : []),
+        }),
+      );
+      const part = section(page, 'question-1');
+      expect(part).toContain('<details class="answers"><summary>9 answers in this theme</summary>');
+      expect(part).toContain('<li>It took &lt;b&gt;ages&lt;/b&gt; to set up.</li>\n<li>Setup was slow &amp; confusing.</li>');
+      expect(part).toContain('And 7 more answers: reports/getCodes lists them all.');
+      // A theme without answers to show has no list.
+      expect(first).not.toContain('<details class="answers">');
+    });
+
+    it('marks a theme found beside the codebook', () => {
+      const page = renderReportPage(view({ result: result({ questions: [question(0, { themes: [{ ...theme('Recipes repeat', 4), emerging: true }] })] }) }));
+      expect(page).toContain('<h5 class="label">Recipes repeat <span class="tag">new beside the codebook</span></h5>');
+    });
+
     it('shows its most positive and most negative answers', () => {
       expect(first).toMatch(/most negative answers<\/h4>\n<blockquote class="quote"><p>I love how fast the search is now<\/p><\/blockquote>/);
     });
@@ -343,7 +384,7 @@ describe(renderReportPage.name, () => {
 
     it('says when its answers could not be scored for sentiment or had no theme', () => {
       const page = renderReportPage(view({ result: result({ questions: [question(0, { sentiment: split(0, 0, 0, null), themes: [] })] }) }));
-      expect(page).toContain('<p class="empty">Not scored: no answers could be scored for sentiment (it is read in English only).</p>');
+      expect(page).toContain('<p class="empty">Not scored: no answers could be scored for sentiment.</p>');
       expect(page).toContain('No themes were found among these answers.');
     });
   });
@@ -363,6 +404,13 @@ describe(renderReportPage.name, () => {
     expect(method).toContain('2 quotes the analyst offered did not appear word for word and were left out.');
     expect(method).toContain('<li>The themes of question 2 fell back to the offline analysis.</li>');
     expect(renderReportPage(view({ result: result({ droppedQuotes: 0, notes: [] }) }))).toContain('No quote had to be left out.');
+    expect(method).toContain('(method: vader)');
+  });
+
+  it('never says no quote was left out when an erasure took quotes out, and says what the erasure did', () => {
+    const html = renderReportPage(view({ result: result({ droppedQuotes: 0, erased: { invites: 1, quotes: 2 } }) }));
+    expect(html).not.toContain('No quote had to be left out.');
+    expect(html).toContain('Interviewees were erased after the report was made: their answers, codes and 2 quotes were taken out, and every figure is counted without them.');
   });
 
   it('renders a large report whole: 50 questions of 6 themes with 2 quotes each', () => {

@@ -1,4 +1,5 @@
-import type { InviteCounts, QuestionReport, Quote, ReportResult, Theme } from '../analysis/analysis.types';
+import type { InviteCounts, QuestionReport, Quote, Theme } from '../analysis/analysis.types';
+import type { StoredResult } from '../report-codes';
 import { barChart, sentimentBlock } from './report-charts';
 import { escapeHtml, timeElement } from '../../common/html';
 import { NOT_KNOWN, formatCount, formatMean, formatMinutes, formatPercent, formatWords, plural } from './report-format';
@@ -28,7 +29,9 @@ export interface SharedReportView {
   asOf: Date;
   /** When this share link stops working. */
   expiresOn: Date;
-  result: ReportResult;
+  result: StoredResult;
+  /** The first answers coded with a theme of a question, as the report read them (erased ones are gone). */
+  answersOf(themeID: string): string[];
 }
 
 export const OTHER_ANSWERS_HEADING = 'Other answers (not attributed to a question)';
@@ -70,7 +73,7 @@ function stat(label: string, value: string, hint: string): string {
   return `<div class="stat"><dt>${label}</dt><dd>${value}<span class="hint">${hint}</span></dd></div>`;
 }
 
-function figures(result: ReportResult): string {
+function figures(result: StoredResult): string {
   const { invites, sentiment } = result;
   const words = result.medianAnswerWords === null ? NOT_KNOWN : `${formatWords(result.medianAnswerWords)} words`;
   return `<section class="card" aria-labelledby="figures-title">
@@ -81,7 +84,7 @@ ${stat('Completed', formatCount(invites.completed), 'interviews finished')}
 ${stat('Completion rate', formatPercent(result.completionRate), 'of the invites that were started')}
 ${stat('Median duration', formatMinutes(result.medianDurationSeconds), 'from start to completion')}
 ${stat('Median answer', words, 'per answer')}
-${stat('Mean sentiment', sentiment.mean === null ? 'not scored' : formatMean(sentiment.mean), sentiment.mean === null ? 'read in English only' : 'from &minus;1 to +1')}
+${stat('Mean sentiment', sentiment.mean === null ? 'not scored' : formatMean(sentiment.mean), sentiment.mean === null ? 'no answer could be scored' : 'from &minus;1 to +1')}
 </dl>
 <div class="keep">
 <h3 class="subhead">Sentiment of all answers</h3>
@@ -146,10 +149,27 @@ function quotes(list: Quote[]): string {
 }
 
 /**
- * Themes as bars of their `answers`: within a question, as a share of the interviewees who answered it;
- * across the interview, where no such total is known, relative to the largest theme.
+ * A theme's answers, collapsed: a reader opens them to check the theme against what was said. Printed
+ * as text, like quotes; at most the first SHARED_ANSWERS_PER_THEME, and how many more there are.
  */
-function themeList(themes: Theme[], heading: 'h3' | 'h5', answered: number | null): string {
+function themeAnswers(theme: Theme, answers: readonly string[]): string {
+  if (answers.length === 0) return '';
+  const more = theme.mentions - answers.length;
+  const rest = more > 0 ? `\n<p class="note">And ${plural(more, 'more answer', 'more answers')}: reports/getCodes lists them all.</p>` : '';
+  return `
+<details class="answers"><summary>${plural(theme.mentions, 'answer', 'answers')} in this theme</summary>
+<ul class="answer-list">
+${answers.map((text) => `<li>${escapeHtml(text)}</li>`).join('\n')}
+</ul>${rest}
+</details>`;
+}
+
+/**
+ * Themes as bars of their `answers`: within a question, as a share of the interviewees who answered it;
+ * across the interview, where no such total is known, relative to the largest theme. A question's
+ * themes list their answers (`answersOf`).
+ */
+function themeList(themes: Theme[], heading: 'h3' | 'h5', answered: number | null, answersOf?: (themeID: string) => string[]): string {
   const whole = Math.max(answered ?? 0, ...themes.map((theme) => theme.answers));
   const items = themes.map((theme) => {
     const label = escapeHtml(theme.theme);
@@ -162,10 +182,11 @@ function themeList(themes: Theme[], heading: 'h3' | 'h5', answered: number | nul
         ? `${theme.theme}: ${figure}`
         : `${theme.theme}: ${formatCount(theme.answers)} of the ${plural(whole, 'interviewee', 'interviewees')} who answered (${formatPercent(whole > 0 ? theme.answers / whole : null)})`;
     const description = theme.description ? `\n<p class="theme__description">${escapeHtml(theme.description)}</p>` : '';
+    const emerging = theme.emerging ? ' <span class="tag">new beside the codebook</span>' : '';
     return `<li class="theme">
-<div class="bar-head"><${heading} class="label">${label}</${heading}><span class="count">${figure}</span></div>
+<div class="bar-head"><${heading} class="label">${label}${emerging}</${heading}><span class="count">${figure}</span></div>
 ${barChart(theme.answers, whole, summary)}${description}
-${quotes(theme.quotes)}
+${quotes(theme.quotes)}${answersOf ? themeAnswers(theme, answersOf(theme.themeID)) : ''}
 </li>`;
   });
   return `<ol class="themes">
@@ -178,7 +199,18 @@ function questionTitle(question: QuestionReport): string {
   return question.question ?? `Question ${question.questionIndex + 1}`;
 }
 
-function questionSection(question: QuestionReport, id: string): string {
+/** How much of the question the themes hold, and what fell in none of them. */
+function coverageLine(question: QuestionReport): string {
+  if (question.coverage === null) return '';
+  const other = question.other.mentions;
+  const rest =
+    other === 0
+      ? 'every answer is in a theme'
+      : `${plural(other, 'answer', 'answers')} (from ${plural(question.other.answers, 'interviewee', 'interviewees')}) in no theme: <em>other</em>`;
+  return `<p class="meta coverage">Coverage ${formatPercent(question.coverage)} &middot; ${rest}</p>\n`;
+}
+
+function questionSection(question: QuestionReport, id: string, answersOf: (themeID: string) => string[]): string {
   const eyebrow = question.questionIndex === null ? '' : `<p class="eyebrow">Question ${question.questionIndex + 1}</p>\n`;
   const about =
     question.questionIndex === null
@@ -197,7 +229,7 @@ ${about}`;
 </div>\n`
     : '';
   const themes = question.themes.length
-    ? `<p class="note">Each bar is the share of the interviewees who answered this question.</p>\n${themeList(question.themes, 'h5', question.answered)}`
+    ? `<p class="note">Each bar is the share of the interviewees who answered this question.</p>\n${coverageLine(question)}${themeList(question.themes, 'h5', question.answered, answersOf)}`
     : '<p class="note">No themes were found among these answers.</p>';
   const extremes = question.quotes.length ? `<h4>The most positive and the most negative answers</h4>\n${quotes(question.quotes)}\n` : '';
   return `${head}<p class="meta">Answered by ${plural(question.answered, 'interviewee', 'interviewees')}${words}</p>
@@ -210,7 +242,7 @@ ${themes}
 ${extremes}</section>`;
 }
 
-function questionsPart(questions: QuestionReport[]): string {
+function questionsPart(questions: QuestionReport[], answersOf: (themeID: string) => string[]): string {
   const ids = questions.map((question, i) => (question.questionIndex === null ? `other-${i + 1}` : `question-${i + 1}`));
   const contents = questions.length
     ? `<details class="toc card"><summary>Questions (${formatCount(questions.length)})</summary>
@@ -221,7 +253,7 @@ ${questions.map((question, i) => `<li><a href="#${ids[i]}">${escapeHtml(question
     : '<p class="empty card">This report has no questions.</p>';
   return `<h2 class="visually-hidden">Questions</h2>
 ${contents}
-${questions.map((question, i) => questionSection(question, ids[i])).join('\n')}`;
+${questions.map((question, i) => questionSection(question, ids[i], answersOf)).join('\n')}`;
 }
 
 function interviewThemes(themes: Theme[]): string {
@@ -237,10 +269,17 @@ ${body}
 function method(view: SharedReportView): string {
   const { result } = view;
   const analysis = view.analyst === null ? 'the built-in offline analysis' : `the analyst ${escapeHtml(view.analyst)}`;
+  const erasedQuotes = result.erased.quotes;
   const dropped =
     result.droppedQuotes > 0
       ? ` ${plural(result.droppedQuotes, 'quote', 'quotes')} the analyst offered did not appear word for word and ${result.droppedQuotes === 1 ? 'was' : 'were'} left out.`
-      : ' No quote had to be left out.';
+      : erasedQuotes > 0
+        ? ''
+        : ' No quote had to be left out.';
+  const erased =
+    result.erased.invites > 0 || erasedQuotes > 0
+      ? `\n<li>Interviewees were erased after the report was made: their answers, codes${erasedQuotes > 0 ? ` and ${plural(erasedQuotes, 'quote', 'quotes')}` : ' and quotes'} were taken out, and every figure is counted without them.</li>`
+      : '';
   const notes = result.notes.length
     ? `<h3 class="subhead">Notes from the analysis</h3>
 <ul class="method">
@@ -251,9 +290,9 @@ ${result.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}
 <h2 id="method-title">How this report was made</h2>
 <ul class="method">
 <li>Asked for on ${timeElement(view.createdOn)} and made on ${timeElement(view.completedOn)} by ${analysis}. It covers the answers stored up to ${timeElement(view.asOf)}; later answers are not in it.</li>
-<li>Counts of interviewees are counts of invites: each invite is one interview.</li>
-<li>Sentiment: each answer is scored from &minus;1 to +1 (VADER&rsquo;s compound score); &minus;0.05 or below counts as negative, 0.05 or above as positive, anything between as neutral.</li>
-<li>Quotes are verbatim: each was checked to appear, word for word, in the interviewee&rsquo;s answer.${dropped}</li>
+<li>Counts of interviewees are counts of invites: each invite is one interview. Every answer is coded: it belongs to some of its question&rsquo;s themes, or to <em>other</em>; every count is counted from those codes.</li>
+<li>Sentiment: each answer is scored from &minus;1 to +1 (method: ${escapeHtml(result.sentimentMethod)}); &minus;0.05 or below counts as negative, 0.05 or above as positive, anything between as neutral.</li>
+<li>Quotes are verbatim: each was checked to appear, word for word, in the interviewee&rsquo;s answer.${dropped}</li>${erased}
 </ul>
 ${notes}
 </section>`;
@@ -268,7 +307,7 @@ export function renderReportPage(view: SharedReportView): string {
 ${header(view)}
 ${figures(result)}
 ${funnel(result.invites)}
-${questionsPart(result.questions)}
+${questionsPart(result.questions, view.answersOf)}
 ${interviewThemes(result.themes)}
 ${method(view)}
 </main>`,

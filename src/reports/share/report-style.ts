@@ -107,6 +107,21 @@ svg.bar { display: block; width: 100%; height: .85rem; border: 1px solid var(--f
 blockquote.quote { margin: .6rem 0 0; padding: .05rem 0 .05rem 1rem; border-left: 3px solid var(--field); }
 blockquote.quote p { margin: 0; white-space: pre-wrap; }
 .question-title { margin-bottom: .35rem; }
+.coverage { margin: 0 0 1rem; }
+.tag {
+  margin-left: .4rem;
+  padding: 0 .5rem;
+  border: 1px solid var(--accent);
+  border-radius: 999px;
+  font-size: .75rem;
+  font-weight: 600;
+  color: var(--accent);
+  white-space: nowrap;
+}
+.answers { margin: .6rem 0 0; }
+.answers summary { font-size: .9rem; font-weight: 600; color: var(--accent); cursor: pointer; }
+.answer-list { margin: .5rem 0 0; padding-left: 1.25rem; }
+.answer-list li { margin: 0 0 .4rem; white-space: pre-wrap; }
 .toc { margin: 0 0 1.5rem; }
 .toc summary { font-weight: 600; color: var(--accent); cursor: pointer; }
 .toc ol { margin: .5rem 0 0; padding-left: 1.75rem; }
@@ -135,7 +150,7 @@ blockquote.quote p { margin: 0; white-space: pre-wrap; }
   .report { max-width: none; padding: 0; }
   .card { margin: 0 0 8mm; padding: 0; border: 0; border-radius: 0; }
   .question { padding-top: 4mm; border-top: 1px solid var(--field); break-inside: avoid; }
-  .toc { display: none; }
+  .toc, .answers { display: none; }
   h1, h2, h3, h4, h5, .bar-head, .eyebrow { break-after: avoid; }
   .keep, .stat, .bars > li, .sentiment, .theme, blockquote { break-inside: avoid; }
 }

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { InterviewsModule } from '../interviews/interviews.module';
+import { CodebooksController } from './codebooks.controller';
+import { CodebooksRepository } from './codebooks.repository';
+import { CodebooksService } from './codebooks.service';
+
+/** Interviews' codebooks: set and read by teams, applied by reports. */
+@Module({
+  imports: [InterviewsModule],
+  controllers: [CodebooksController],
+  providers: [CodebooksService, CodebooksRepository],
+  exports: [CodebooksService],
+})
+export class CodebooksModule {}

@@ -1,0 +1,1 @@
+export const SENTIMENT_METHOD = 'vader';
