@@ -5,6 +5,7 @@ import { Webhooks1763900000000 } from './1763900000000-webhooks';
 import { Insights1764000000000 } from './1764000000000-insights';
 import { DataRights1765000000000 } from './1765000000000-data-rights';
 import { FieldworkLanguages1766000000000 } from './1766000000000-fieldwork-languages';
+import { VoiceInterviews1767000000000 } from './1767000000000-voice-interviews';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   Insights1764000000000,
   DataRights1765000000000,
   FieldworkLanguages1766000000000,
+  VoiceInterviews1767000000000,
 ];
