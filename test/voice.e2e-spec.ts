@@ -3,14 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { ApiToken } from '../src/auth/api-token.entity';
+import { TokensService } from '../src/auth/tokens.service';
+import { loadConfig } from '../src/config/app-config';
 import { ConfigError } from '../src/config/config-error';
+import { ENGINE } from '../src/config/engine';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { MetricsServer } from '../src/metrics/metrics-server';
 import { RetentionSweeper } from '../src/participants/retention-sweeper';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
-import { builtMain } from './helpers/built-server';
+import { BuiltServer, builtMain } from './helpers/built-server';
+import { OtlpReceiver, ReceivedSpan } from './helpers/otlp-receiver';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { scrape, valueOf } from './helpers/prometheus';
 import { StandInSpeaker, StandInTranscriber, silentMp3, silentWav, spokenWav } from './helpers/speech-servers';
+import { waitFor } from './helpers/wait';
 
 const KEY = 'sk-e2e-speech-0123456789';
 const SPOKEN = 'Mostly on Monday mornings, to plan the week ahead.';
@@ -515,5 +523,55 @@ describe('Voice interviews', () => {
       const text = await (await fetch(metricsUrl)).text();
       for (const secret of [linkID, 'Monday', KEY]) expect(text).not.toContain(secret);
     });
+  });
+
+  describe('traces', () => {
+    it('a span for each transcription and spoken turn, inside its request, with nothing of the link, the words or the audio', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'irs-voice-traces-'));
+      const collector = await OtlpReceiver.start();
+      const databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
+      const db = await new DataSource(buildDataSourceOptions({ ...loadConfig({ DATABASE_URL: databaseUrl }), migrationsRun: true })).initialize();
+      let server: BuiltServer | undefined;
+      try {
+        const token = (await new TokensService(db.getRepository(ApiToken), loadConfig({})).create({ isAdmin: true, name: 'voice traces' })).token;
+        server = await BuiltServer.start(dir, {
+          DATABASE_URL: databaseUrl,
+          RATE_LIMIT_MAX: '1000000',
+          TRANSCRIBER: transcriberEnv(transcriber.url),
+          SPEAKER: speakerEnv(speaker.url),
+          IRS_E2E_SPEECH_KEY: KEY,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_BSP_SCHEDULE_DELAY: '100',
+        });
+        const call = async (method: string, path: string, body?: unknown) => {
+          const res = await fetch(`${server!.base}${path}`, { method, headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+          return ((await res.json()) as { result: any }).result;
+        };
+        const { productID: product } = await call('POST', '/v1/products/addOne', { name: 'Traced', orgID: uniq('org') });
+        const { interviewID } = await call('POST', '/v1/interviews/addOne', { productID: product, interviewName: 'Traced', mode: 'voice', guidelines: GUIDELINES });
+        const [url] = (await call('GET', `/v1/invites/createInvites?interviewID=${interviewID}&count=1`)) as string[];
+        const linkID = url.split('/').pop()!;
+        await call('POST', `/i/${linkID}/start`, { name: 'Katherine Johnson', email: 'katherine.voice@example.com', consent: true, language: 'fr' });
+        transcriber.next.push({ text: 'Marmalade lighthouses whisper about spreadsheets' });
+        expect((await fetch(`${server.base}/i/${linkID}/audio`, { method: 'POST', headers: { 'Content-Type': 'audio/wav' }, body: new Uint8Array(spoken) })).status).toBe(200);
+        expect((await fetch(`${server.base}/i/${linkID}/speech/3`)).status).toBe(200);
+
+        const named = (name: string) => waitFor(`a span ${name}`, async () => collector.spans.find((s) => s.name === name), 15_000);
+        const [request, transcribe, speak] = [await named('POST /i/:linkID/audio'), await named('voice.transcribe'), await named('voice.speak')];
+        expect(transcribe.attributes).toEqual({ 'irs.voice.service': 'transcriber', 'irs.voice.content_type': 'audio/wav', 'irs.voice.bytes': spoken.length, 'irs.language': 'fr', 'irs.voice.result': 'ok' });
+        expect(collector.ancestors(transcribe).map((s) => s.spanId)).toContain(request.spanId);
+        expect(speak.attributes).toMatchObject({ 'irs.voice.service': 'speaker', 'irs.language': 'fr', 'irs.voice.result': 'ok' });
+        const values = (span: ReceivedSpan) => [span.name, ...Object.values(span.attributes), ...span.events.flatMap((e) => Object.values(e.attributes))].map((v) => JSON.stringify(v));
+        const everything = collector.spans.flatMap(values);
+        for (const secret of [linkID, token, KEY, 'katherine.voice', 'Marmalade', 'lighthouses']) {
+          expect({ secret, found: everything.filter((v) => v.includes(secret)), inRaw: collector.raw.some((body) => body.includes(secret)) }).toEqual({ secret, found: [], inRaw: false });
+        }
+      } finally {
+        await server?.kill();
+        await db.destroy();
+        await collector.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
   });
 });
