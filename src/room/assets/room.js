@@ -557,7 +557,8 @@
             if (reply.status === 503) return failed(t('client.voice.failed'), true);
             if (reply.status === 400 && /no speech/.test(message)) return failed(t('client.voice.noSpeech'));
             if (reply.status === 413) return failed(t('client.voice.tooLong'));
-            failed(why.text, reply.status === 429);
+            // Refused for now (too fast, or an answer still being handled): the same recording can go again.
+            failed(why.text, reply.status === 429 || /being handled/.test(message));
           })
           .catch(function () {
             failed(t('client.voice.failed'), true);
