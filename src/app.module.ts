@@ -31,6 +31,7 @@ import { ReportsModule } from './reports/reports.module';
 import { RoomModule } from './room/room.module';
 import { WebhookRelay } from './webhooks/webhook-relay';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { VoiceModule } from './voice/voice.module';
 
 const API = { path: 'v1/*path', method: RequestMethod.ALL };
 
@@ -53,6 +54,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     AnswersModule,
     CodebooksModule,
     InterviewersModule,
+    VoiceModule,
     LanguagesModule,
     InvitesModule,
     ProfilesModule,

@@ -70,6 +70,8 @@ const rows: Row[] = [
   { route: 'GET /v1/interviews/getCodebook', identifier: 'query interviewID', request: (v) => ({ query: { interviewID: v.interviewID } }), expect: 404 },
   { route: 'POST /v1/interviews/setCodebook', identifier: 'body interviewID', request: (v) => ({ body: { interviewID: v.interviewID, questions: [] } }), expect: 404 },
   { route: 'GET /v1/interviewers/getList', identifier: 'nothing (the agents are the service\'s, not an organization\'s)', request: () => ({}), expect: 'same for every token' },
+  { route: 'GET /v1/interviewers/getModes', identifier: 'nothing (the modes are the service\'s, not an organization\'s)', request: () => ({}), expect: 'same for every token' },
+  { route: 'GET /v1/invites/getAudio', identifier: 'query linkID', request: (v) => ({ query: { linkID: v.linkID, turnIndex: 2 } }), expect: 404 },
   { route: 'GET /v1/languages/getList', identifier: 'nothing (the languages are the service\'s, not an organization\'s)', request: () => ({}), expect: 'same for every token' },
   { route: 'POST /v1/webhooks/addOne', identifier: 'body orgID', request: (v) => ({ body: { url: 'https://93.184.215.14/hook', orgID: v.orgID } }), expect: 403 },
   { route: 'POST /v1/webhooks/addOne', identifier: 'body userID', request: (v) => ({ body: { url: 'https://93.184.215.14/hook', userID: v.userID } }), expect: 403 },
@@ -109,6 +111,8 @@ const V1_ROUTES = [
   'GET /v1/profiles/getOne',
   'GET /v1/profiles/getList',
   'GET /v1/interviewers/getList',
+  'GET /v1/interviewers/getModes',
+  'GET /v1/invites/getAudio',
   'GET /v1/languages/getList',
   'POST /v1/reports/addOne',
   'GET /v1/reports/getOne',
@@ -171,6 +175,9 @@ describe('Object-level authorization across every route (OWASP API1)', () => {
     );
     // An erasure in the victim's audit, so that an empty list of erasures means something.
     await t.http.post('/v1/participants/erase').set(bearer(admin)).send({ email: 'nobody@example.com', orgID }).expect(200);
+    // A recording kept with the victim's invite, so that a 404 for it means something.
+    await t.db.query("INSERT INTO invite_audio (link_id, turn_index, part, content_type, data, created_at) VALUES (?, 2, 0, 'audio/webm', ?, ?)", [linkID, Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), at]);
+    await t.http.get('/v1/invites/getAudio').query({ linkID, turnIndex: 2 }).set(bearer(admin)).expect(200);
     victim = { reportID, orgID, userID, productID, interviewID, linkID, profileID, webhookID, deliveryID };
 
     const myOrg = uniq('intruder');

@@ -65,7 +65,10 @@ const getRoutes: [string, string][] = [
   ['/v1/participants/getErasures', 'orgID'],
   ['/v1/interviews/getCodebook', 'interviewID'],
   ['/v1/reports/getCodes', 'reportID'],
+  ['/v1/invites/getAudio', 'linkID'],
 ];
+/** What a GET route needs beside its identifier. */
+const OTHER_PARAMETERS: Record<string, string> = { '/v1/invites/createInvites': '&count=1', '/v1/invites/getAudio': '&turnIndex=2' };
 
 function cases(ids: { productID: string; interviewID: string }): Case[] {
   const out: Case[] = [];
@@ -145,7 +148,7 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     post('deeply nested JSON', `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`, [400, 413]);
   }
   for (const [path, id] of getRoutes) {
-    const extra = path.endsWith('createInvites') ? '&count=1' : '';
+    const extra = OTHER_PARAMETERS[path] ?? '';
     const get = (name: string, query: string, expect = [400]) => out.push({ name: `${path}: ${name}`, method: 'GET', path: `${path}?${query}`, expect });
     get('repeated identifier', `${id}=a&${id}=b${extra}`);
     get('array syntax', `${id}[]=a${extra}`);
@@ -164,6 +167,10 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
   const answers = '/v1/interviews/getAnswers';
   for (const index of ['-1', '1.5', 'abc', '1e3', '99999999999']) {
     out.push({ name: `${answers}: questionIndex=${index}`, method: 'GET', path: `${answers}?interviewID=${ids.interviewID}&questionIndex=${index}`, expect: [400] });
+  }
+  const audio = '/v1/invites/getAudio';
+  for (const index of ['-1', '1.5', 'abc', '1e3', '99999999999', '']) {
+    out.push({ name: `${audio}: turnIndex=${index}`, method: 'GET', path: `${audio}?linkID=no-such-link&turnIndex=${index}`, expect: [400] });
   }
   // An interview's fieldwork settings: a supported language only, an https redirect only, each 400 and nothing written.
   const fieldwork = (name: string, fields: object) =>
@@ -213,7 +220,7 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
 }
 
 /** Routes that take no input a client could get wrong but the query keys tried on every route's neighbours. */
-const NO_INPUT_ROUTES = ['GET /v1/interviewers/getList', 'GET /v1/languages/getList'];
+const NO_INPUT_ROUTES = ['GET /v1/interviewers/getList', 'GET /v1/interviewers/getModes', 'GET /v1/languages/getList'];
 
 /** Writes bytes to a fresh connection and reads until the server closes it (or 5 s pass). */
 function rawExchange(server: Server, bytes: string): Promise<{ text: string; closed: boolean }> {

@@ -152,7 +152,11 @@ describe('Authentication, envelope and platform routes', () => {
     });
 
     it('documents every route with parameters, result and error schemas, and bearer auth', async () => {
-      const DOWNLOADS = ['/v1/interviews/exportAnswers'];
+      /** Downloads: the file itself, of the types it can be. */
+      const DOWNLOADS: Record<string, string[]> = {
+        '/v1/interviews/exportAnswers': ['text/csv', 'application/x-ndjson'],
+        '/v1/invites/getAudio': ['audio/webm', 'audio/ogg', 'audio/mp4', 'audio/mpeg', 'audio/wav'],
+      };
       const res = await t.http.get('/docs-json');
       expect(res.status).toBe(200);
       const doc = res.body;
@@ -176,6 +180,8 @@ describe('Authentication, envelope and platform routes', () => {
           '/v1/profiles/getOne',
           '/v1/profiles/getList',
           '/v1/interviewers/getList',
+          '/v1/interviewers/getModes',
+          '/v1/invites/getAudio',
           '/v1/languages/getList',
           '/v1/reports/addOne',
           '/v1/reports/getOne',
@@ -208,9 +214,9 @@ describe('Authentication, envelope and platform routes', () => {
           const success = method === 'post' && path.endsWith('/addOne') ? '201' : '200';
           expect({ where, success: Object.keys(op.responses).includes(success) }).toEqual({ where, success: true });
           // A download is the file itself; every other success is {result}.
-          const expected = DOWNLOADS.includes(path) ? ['text/csv', 'application/x-ndjson'] : ['application/json'];
+          const expected = DOWNLOADS[path] ?? ['application/json'];
           expect({ where, types: Object.keys(op.responses[success].content) }).toEqual({ where, types: expected });
-          if (!DOWNLOADS.includes(path)) {
+          if (!DOWNLOADS[path]) {
             expect({ where, result: op.responses[success].content['application/json'].schema.properties.result !== undefined }).toEqual({ where, result: true });
           }
           for (const status of ['400', '401', '429', '503']) {

@@ -8,6 +8,7 @@ import { Codebook } from '../codebooks/codebook.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
+import { InviteAudio } from '../invites/invite-audio.entity';
 import { Erasure } from '../participants/erasure.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
@@ -17,7 +18,7 @@ import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/we
 import { migrations } from './migrations';
 import { mysqlWithStatementTimeout } from './statement-timeout';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook, InviteAudio];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE_SQL, affectedRows } from '../database/column-types';
+import { InviteAudio } from '../invites/invite-audio.entity';
 
 const inList = (n: number) => `(${new Array<string>(n).fill('?').join(', ')})`;
 
@@ -34,7 +35,7 @@ export class DeletionRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Deletes the interviews' share links, report codes, reports, codebooks and invites (with their transcripts), then the interviews. */
+  /** Deletes the interviews' share links, report codes, reports, codebooks and invites (with their transcripts and kept recordings), then the interviews. */
   async deleteInterviews(db: EntityManager, interviewIDs: string[]): Promise<Omit<Removed, 'profiles'>> {
     let invites = 0;
     let reports = 0;
@@ -45,6 +46,12 @@ export class DeletionRepository {
       await db.query(`DELETE FROM report_codes WHERE report_id IN (SELECT id FROM reports WHERE interview_id IN ${list})`, ids);
       reports += await affectedRows(db, `DELETE FROM reports WHERE interview_id IN ${list}`, ids);
       await db.query(`DELETE FROM codebooks WHERE interview_id IN ${list}`, ids);
+      await db
+        .createQueryBuilder()
+        .delete()
+        .from(InviteAudio)
+        .where('link_id IN (SELECT i.link_id FROM invites i WHERE i.interview_id IN (:...ids))', { ids })
+        .execute();
       invites += await affectedRows(db, `DELETE FROM invites WHERE interview_id IN ${list}`, ids);
       await db.query(`DELETE FROM interviews WHERE id IN ${list}`, ids);
     }

@@ -2,6 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
+import type { InterviewMode } from '../voice/voice.limits';
 import { INTERVIEW_LIMITS } from './interview.limits';
 
 @Entity('interviews')
@@ -48,6 +49,14 @@ export class Interview {
   /** Identifiers in answers are replaced before an answer is stored, logged or sent to an agent. */
   @Column({ name: 'redact_pii', type: 'boolean', default: false })
   redactPII: boolean;
+
+  /** `text` (typed answers) or `voice` (spoken, transcribed by TRANSCRIBER; typing stays possible). */
+  @Column({ type: 'varchar', length: INTERVIEW_LIMITS.mode, default: 'text' })
+  mode: InterviewMode;
+
+  /** Voice interviews: each recorded answer is kept with the invite (invite_audio) for the team; otherwise never written. */
+  @Column({ name: 'keep_audio', type: 'boolean', default: false })
+  keepAudio: boolean;
 
   @Column({ name: 'created_at', ...TIMESTAMP })
   createdAt: Date;

@@ -6,6 +6,8 @@ export const INTERVIEW_LIMITS = {
   publicTitle: 200,
   consentText: 4000,
   completionRedirectUrl: 2048,
+  /** `text` or `voice`. */
+  mode: 8,
   /** retentionDays: from a day to ten years. */
   retentionDays: { min: 1, max: 3650 },
 } as const;

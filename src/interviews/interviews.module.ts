@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
 import { ProductsModule } from '../products/products.module';
+import { VoiceModule } from '../voice/voice.module';
 import { InterviewsController } from './interviews.controller';
 import { InterviewsRepository } from './interviews.repository';
 import { InterviewsService } from './interviews.service';
 
 @Module({
-  imports: [IdempotencyModule, InterviewersModule, ProductsModule],
+  imports: [IdempotencyModule, InterviewersModule, ProductsModule, VoiceModule],
   controllers: [InterviewsController],
   providers: [InterviewsService, InterviewsRepository],
   exports: [InterviewsService, InterviewsRepository],

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { KeysetList, SqlWhere } from '../common/keyset';
 import { FOR_UPDATE_SQL, sqlDate } from '../database/column-types';
+import type { InterviewMode } from '../voice/voice.limits';
 import { Interview } from './interview.entity';
 
 /** An interview as the API shows it. */
@@ -21,6 +22,8 @@ export interface InterviewRow {
   completionRedirectUrl: string | null;
   retentionDays: number | null;
   redactPII: boolean;
+  mode: InterviewMode;
+  keepAudio: boolean;
 }
 
 /** An interview with its product's owners, which decide who may see it. */
@@ -29,7 +32,7 @@ export interface OwnedInterview {
   owner: Owned;
 }
 
-type OptionalSettings = 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII';
+type OptionalSettings = 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII' | 'mode' | 'keepAudio';
 /** A new interview: the fieldwork and data-rights settings are optional (the defaults). */
 export type NewInterviewRow = Omit<InterviewRow, OptionalSettings> & Partial<Pick<InterviewRow, OptionalSettings>>;
 
@@ -37,13 +40,16 @@ export type InterviewListRow = InterviewRow & { createdAt: Date | string };
 
 /** The fields of an interview an update may change. */
 export type InterviewChanges = Partial<
-  Pick<InterviewRow, 'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII'>
+  Pick<
+    InterviewRow,
+    'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII' | 'mode' | 'keepAudio'
+  >
 >;
 
 const COLUMNS =
   'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
   'i.language AS language, i.public_title AS publicTitle, i.consent_text AS consentText, i.completion_redirect_url AS completionRedirectUrl, ' +
-  'i.retention_days AS retentionDays, i.redact_pii AS redactPII';
+  'i.retention_days AS retentionDays, i.redact_pii AS redactPII, i.mode AS mode, i.keep_audio AS keepAudio';
 const COLUMN_OF: Record<keyof InterviewChanges, string> = {
   productID: 'product_id',
   interviewName: 'name',
@@ -56,11 +62,13 @@ const COLUMN_OF: Record<keyof InterviewChanges, string> = {
   completionRedirectUrl: 'completion_redirect_url',
   retentionDays: 'retention_days',
   redactPII: 'redact_pii',
+  mode: 'mode',
+  keepAudio: 'keep_audio',
 };
 
 /** Both engines hand a boolean column back as 0 or 1, and MySQL may hand integers back as text. */
 function normal<T extends InterviewRow>(row: T): T {
-  return { ...row, retentionDays: row.retentionDays === null ? null : Number(row.retentionDays), redactPII: Boolean(Number(row.redactPII)) };
+  return { ...row, retentionDays: row.retentionDays === null ? null : Number(row.retentionDays), redactPII: Boolean(Number(row.redactPII)), keepAudio: Boolean(Number(row.keepAudio)) };
 }
 
 /** The interviews table (see ProductsRepository for why reads are plain SQL). */
@@ -90,11 +98,11 @@ export class InterviewsRepository {
     return { interview: normal(interview), owner: { orgID: ownerOrgID, userID: ownerUserID } };
   }
 
-  /** New interviews; unset settings take their defaults: auto language, no public title, consent or redirect, kept (null retention), no redaction. */
+  /** New interviews; unset settings take their defaults: auto language, no public title, consent or redirect, kept (null retention), no redaction, text mode. */
   async insert(interviews: NewInterviewRow[], now: Date, db: EntityManager = this.dataSource.manager): Promise<void> {
     if (interviews.length === 0) return;
     await db.getRepository(Interview).insert(
-      interviews.map((i) => ({ language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, ...i, createdAt: now, updatedAt: now })),
+      interviews.map((i) => ({ language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text' as const, keepAudio: false, ...i, createdAt: now, updatedAt: now })),
     );
   }
 

@@ -13,7 +13,8 @@ import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto, QuestionDto } from './dto/interview.dto';
 import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
-import { InterviewHasInvitesException, InterviewNotFoundException } from './interviews.errors';
+import { InterviewHasInvitesException, InterviewNotFoundException, KeepAudioWithRedactionException } from './interviews.errors';
+import { VoiceService } from '../voice/voice.service';
 import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview } from './interviews.repository';
 import type { Owned } from '../access/access-rule';
 import { transaction } from '../database/transaction';
@@ -33,7 +34,14 @@ function toDto(i: InterviewRow): InterviewDto {
     retentionDays: i.retentionDays === null ? null : Number(i.retentionDays),
     // Both engines hand a boolean column back as 0 or 1.
     redactPII: Boolean(Number(i.redactPII)),
+    mode: i.mode,
+    keepAudio: Boolean(Number(i.keepAudio)),
   };
+}
+
+/** 400 for kept recordings of answers that are redacted (the interview's settings as they will be). */
+function assertAudioMayBeKept(settings: { redactPII: boolean; keepAudio: boolean }): void {
+  if (settings.redactPII && settings.keepAudio) throw new KeepAudioWithRedactionException();
 }
 
 /** `auto` is stored as null, so that a new default would reach every interview left on it. */
@@ -57,6 +65,7 @@ export class InterviewsService {
     private readonly access: AccessService,
     private readonly products: ProductsService,
     private readonly interviewers: InterviewersService,
+    private readonly voice: VoiceService,
   ) {}
 
   /** The interview and its product's owners when the caller may see its product, else its 404. */
@@ -65,6 +74,8 @@ export class InterviewsService {
   }
 
   async create(dto: CreateInterviewDto, principal: Principal): Promise<{ interviewID: string }> {
+    if (dto.mode === 'voice') this.voice.assertVoiceAvailable();
+    assertAudioMayBeKept({ redactPII: dto.redactPII ?? false, keepAudio: dto.keepAudio ?? false });
     await this.products.requireVisible(principal, dto.productID);
     const interviewID = uuidv7();
     await this.interviews.insert(
@@ -82,6 +93,8 @@ export class InterviewsService {
           completionRedirectUrl: dto.completionRedirectUrl || null,
           retentionDays: dto.retentionDays ?? null,
           redactPII: dto.redactPII ?? false,
+          mode: dto.mode ?? 'text',
+          keepAudio: dto.keepAudio ?? false,
         },
       ],
       new Date(),
@@ -100,6 +113,9 @@ export class InterviewsService {
     if (dto.completionRedirectUrl !== undefined) changes.completionRedirectUrl = dto.completionRedirectUrl || null;
     if (dto.retentionDays !== undefined) changes.retentionDays = dto.retentionDays;
     if (dto.redactPII !== undefined) changes.redactPII = dto.redactPII ?? false;
+    if (dto.mode !== undefined) changes.mode = dto.mode ?? 'text';
+    if (dto.keepAudio !== undefined) changes.keepAudio = dto.keepAudio ?? false;
+    if (dto.mode === 'voice') this.voice.assertVoiceAvailable();
     if (dto.interviewer) this.interviewers.assertKnown(dto.interviewer);
     if (dto.interviewer !== undefined) changes.interviewer = dto.interviewer || this.interviewers.defaultName;
 
@@ -107,6 +123,7 @@ export class InterviewsService {
     // createInvites cannot slip invites in between the "no invites yet" check and the move.
     await transaction(this.dataSource, async (db) => {
       const { interview } = await this.requireVisible(principal, dto.interviewID, { db, lock: true });
+      assertAudioMayBeKept({ redactPII: changes.redactPII ?? interview.redactPII, keepAudio: changes.keepAudio ?? interview.keepAudio });
       if (dto.productID !== undefined && dto.productID !== interview.productID) {
         await this.products.requireVisible(principal, dto.productID, db);
         if (await this.interviews.hasInvites(interview.interviewID, db)) throw new InterviewHasInvitesException(interview.interviewID);

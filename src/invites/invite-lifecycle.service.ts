@@ -15,9 +15,11 @@ import { answerSentiment } from '../profiles/sentiment';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteNotRevocableException, InviteStateException, TranscriptFullException } from './invites.errors';
 import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
 import { transaction } from '../database/transaction';
+import { InviteAudioRepository, KeptAudio } from './invite-audio.repository';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
-export interface RoomInvite extends RoomContext {
+export interface RoomInvite extends Omit<RoomContext, 'keepAudio'> {
+  keepAudio: boolean;
   linkID: string;
   interviewID: string;
   productID: string;
@@ -75,6 +77,8 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     productImage: r.productImage,
     productUserID: r.productUserID,
     redactPII: Boolean(Number(r.redactPII)),
+    mode: r.mode,
+    keepAudio: Boolean(Number(r.keepAudio)),
   };
 }
 
@@ -160,6 +164,7 @@ export class InviteLifecycleService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly invites: InvitesRepository,
+    private readonly audio: InviteAudioRepository,
     private readonly profiles: ProfilesService,
     private readonly outbox: WebhookOutbox,
     private readonly metrics: Metrics,
@@ -196,16 +201,20 @@ export class InviteLifecycleService {
 
   /**
    * Appends turns to a started invite's transcript; with `complete`, the same transaction completes the
-   * invite and records the interview in its interviewee's profile.
+   * invite and records the interview in its interviewee's profile. With `audio`, the recording of the
+   * (first) interviewee turn among them is kept in the same transaction, keyed by that turn's index.
    */
-  async append(invite: RoomInvite, turns: NewTurn[], complete: { summary: CompletionSummary } | null, now = new Date()): Promise<void> {
+  async append(invite: RoomInvite, turns: NewTurn[], complete: { summary: CompletionSummary } | null, now = new Date(), audio: KeptAudio | null = null): Promise<void> {
     const added = checkedTurns(turns, now, invite.language);
     const conversation = [...invite.conversation, ...added.conversation];
     if (conversation.length > INVITE_LIMITS.turns || Buffer.byteLength(JSON.stringify(conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
       throw new TranscriptFullException();
     }
     const turnMeta = [...invite.turnMeta, ...added.meta];
+    const answerAt = invite.conversation.length + turns.findIndex((turn) => turn.role === 'interviewee');
+    if (audio && answerAt < invite.conversation.length) throw new Error('a recording is kept with an answer, and these turns hold none');
     await this.change(invite, 'started', now, async (db) => {
+      if (audio) await this.audio.store(db, invite.linkID, answerAt, audio, now);
       if (complete) await this.recordProfile(db, { ...invite, conversation, turnMeta }, complete.summary, now);
       const answerCount = conversation.filter((turn) => turn.role === 'interviewee').length;
       return complete ? { status: 'completed', conversation, turnMeta, answerCount, completedOn: now } : { conversation, turnMeta, answerCount };

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AUDIO_TYPES, VOICE_LIMITS } from '../voice/voice.limits';
 import { CurrentPrincipal } from '../auth/current-principal.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiErrors, ApiResult, errorCase } from '../common/api-responses';
@@ -7,7 +8,7 @@ import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator'
 import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
 import { InviteDto, InviteRevokedDto } from './dto/invite.dto';
-import { CreateInvitesQueryDto, GetInviteQueryDto, ListInvitesQueryDto, RevokeInviteDto } from './dto/invite-queries.dto';
+import { CreateInvitesQueryDto, GetAudioQueryDto, GetInviteQueryDto, ListInvitesQueryDto, RevokeInviteDto } from './dto/invite-queries.dto';
 import { INVITE_LIMITS } from './invite.limits';
 import { InvitesService } from './invites.service';
 
@@ -58,6 +59,30 @@ export class InvitesController {
   @ApiErrors(400, INTERVIEW_NOT_FOUND)
   getList(@Query() query: ListInvitesQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.invites.list(query, principal);
+  }
+
+  @Get('getAudio')
+  @ApiOperation({
+    summary: 'Download the recording of a voice answer',
+    description:
+      'The recording of the answer at `turnIndex` of a voice interview that keeps audio (`keepAudio: true`), as the room received it: its bytes as the ' +
+      'body with its own Content-Type (audio/webm, audio/ogg, audio/mp4, audio/mpeg or audio/wav) and Content-Disposition: attachment. Not wrapped in ' +
+      '{result}: a binary download, like exportAnswers; errors are the usual JSON. The turnIndex is the answer row\'s (interviews/getAnswers). ' +
+      '404 when the invite is unknown or not visible, or no recording is kept for that turn (a typed answer, an interview without keepAudio, ' +
+      'or erased: participants/erase, retention and deleteOne erase recordings with the transcript).',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The recording',
+    headers: {
+      'Content-Disposition': { description: 'attachment; filename="<linkID>-<turnIndex>.webm" (the extension of its type)', schema: { type: 'string', maxLength: 120 } },
+      'Content-Length': { description: 'The recording\'s size in bytes.', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: VOICE_LIMITS.audioBytes } },
+    },
+    content: Object.fromEntries(AUDIO_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary', maxLength: VOICE_LIMITS.audioBytes } }])),
+  })
+  @ApiErrors(errorCase(400, 'turnIndex must be from 0 to 99999'), errorCase(404, 'no recording is kept for turn 4 of invite "q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4"'))
+  getAudio(@Query() query: GetAudioQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.invites.getAudio(query.linkID, query.turnIndex, principal);
   }
 
   @Post('revokeOne')

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException } from '@nestjs/common';
+import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import { RecordNotFoundException } from '../common/errors';
 import type { InviteStatus } from './invite-status';
 
@@ -55,5 +55,12 @@ export class ProductMismatchException extends BadRequestException {
 export class InviteCountException extends BadRequestException {
   constructor(max: number) {
     super(`count must be from 1 to ${max}`);
+  }
+}
+
+/** No recording is kept for that turn (not a voice answer, the interview does not keep audio, or it was erased). */
+export class AudioNotFoundException extends NotFoundException {
+  constructor(linkID: string, turnIndex: number) {
+    super(`no recording is kept for turn ${turnIndex} of invite ${JSON.stringify(linkID)}`);
   }
 }

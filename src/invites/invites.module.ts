@@ -10,13 +10,14 @@ import { InvitesConfig, readInvitesConfig } from './invites.config';
 import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
+import { InviteAudioRepository } from './invite-audio.repository';
 
 const invitesConfig = ConfigModule.forFeature(InvitesConfig, readInvitesConfig);
 
 @Module({
   imports: [invitesConfig, IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
   controllers: [InvitesController],
-  providers: [InvitesService, InviteLifecycleService, InvitesRepository],
+  providers: [InvitesService, InviteLifecycleService, InvitesRepository, InviteAudioRepository],
   // The HTTP service's expiry sweeper (AppModule) reads the invites' settings too.
   exports: [InvitesService, InviteLifecycleService, InvitesRepository, invitesConfig],
 })

@@ -39,6 +39,10 @@ export interface RoomContext {
   productUserID: string | null;
   /** The interview's redactPII (0 or 1 as the engines give it): identifiers leave answers before they are stored. */
   redactPII: boolean | number;
+  /** The interview's mode: `text` or `voice`. */
+  mode: string;
+  /** The interview's keepAudio (0 or 1 as the engines give it): voice answers' recordings are kept with the invite. */
+  keepAudio: boolean | number;
 }
 
 export interface RoomInviteRow extends InviteRow, RoomContext {
@@ -206,6 +210,7 @@ export class InvitesRepository {
         i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
         iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer, iv.language AS interviewLanguage,
         iv.public_title AS publicTitle, iv.consent_text AS consentText, iv.completion_redirect_url AS completionRedirectUrl, iv.redact_pii AS redactPII,
+        iv.mode AS mode, iv.keep_audio AS keepAudio,
         p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID
         FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`,
       [linkID],

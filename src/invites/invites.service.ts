@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
@@ -11,10 +11,13 @@ import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
 import { InviteLifecycleService } from './invite-lifecycle.service';
 import { InvitesConfig } from './invites.config';
-import { InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
+import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
+import { InviteAudioRepository } from './invite-audio.repository';
+import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
 import { InviteRow, InvitesRepository } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Invites per query when a whole list is streamed: each carries its transcript. What a chunk holds
  * (and the next one, read meanwhile) is alive at the young generation's collections and promoted;
@@ -48,6 +51,7 @@ export class InvitesService {
     private readonly products: ProductsService,
     private readonly config: InvitesConfig,
     private readonly lifecycle: InviteLifecycleService,
+    private readonly audio: InviteAudioRepository,
   ) {}
 
   /** The API's createInvites: checks, then `count` new pending invites; answers their URLs. */
@@ -85,6 +89,18 @@ export class InvitesService {
   async getOne(linkID: string, principal: Principal): Promise<InviteDto> {
     const found = this.access.visible(principal, await this.invites.findOwned(linkID), (i) => i.owner, () => new InviteNotFoundException(linkID));
     return inviteDtoOf(found.invite);
+  }
+
+  /**
+   * A kept recording, as a download outside the {result} envelope (its bytes, its media type): for a
+   * caller who can see the invite, 404 otherwise, and 404 when no recording is kept for that turn.
+   */
+  async getAudio(linkID: string, turnIndex: number, principal: Principal): Promise<StreamableFile> {
+    this.access.visible(principal, await this.invites.findOwned(linkID), (i) => i.owner, () => new InviteNotFoundException(linkID));
+    const audio = await this.audio.find(linkID, turnIndex);
+    if (!audio) throw new AudioNotFoundException(linkID, turnIndex);
+    const extension = Object.hasOwn(AUDIO_FILE_NAMES, audio.contentType) ? AUDIO_FILE_NAMES[audio.contentType as AudioType].split('.').pop() : 'audio';
+    return new StreamableFile(audio.bytes, { type: audio.contentType, length: audio.bytes.length, disposition: `attachment; filename="${linkID}-${turnIndex}.${extension}"` });
   }
 
   /** pending | started → revoked, for a caller who can see the invite (404 otherwise). */

@@ -32,6 +32,9 @@ export class Metrics {
   readonly inviteTransition: (status: string, count?: number) => void = noop;
   readonly webhookAttempt: (result: WebhookAttemptResult) => void = noop;
   readonly rateLimitRefused: (bucket: string) => void = noop;
+  /** A call to a speech server of voice interviews (the transcriber or the speaker), timed whatever its result. */
+  readonly voiceCall: (service: 'transcriber' | 'speaker', seconds: number) => void = noop;
+  readonly voiceFailure: (service: 'transcriber' | 'speaker', reason: string) => void = noop;
 
   constructor(config: MetricsConfig) {
     this.port = config.port;
@@ -69,6 +72,19 @@ export class Metrics {
       registers,
     });
     const refusals = new Counter({ name: 'irs_rate_limit_refusals_total', help: 'Requests refused with 429, by rate-limit bucket', labelNames: ['bucket'] as const, registers });
+    const voiceSeconds = new Histogram({
+      name: 'irs_voice_call_duration_seconds',
+      help: 'How long a speech server took for a call of voice interviews (a transcription, a spoken question), by service, whatever its result',
+      labelNames: ['service'] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    });
+    const voiceFailures = new Counter({
+      name: 'irs_voice_failures_total',
+      help: 'Calls to a speech server that gave nothing usable (the room answered 503), by service and reason',
+      labelNames: ['service', 'reason'] as const,
+      registers,
+    });
     Object.assign(this, {
       requestDone: (method: string, route: string, status: number, seconds: number) => requests.observe({ method, route, status_code: String(status) }, seconds),
       roomTurn: (agent: string) => turns.inc({ agent }),
@@ -77,6 +93,8 @@ export class Metrics {
       inviteTransition: (status: string, count = 1) => invites.inc({ status }, count),
       webhookAttempt: (result: string) => attempts.inc({ result }),
       rateLimitRefused: (bucket: string) => refusals.inc({ bucket }),
+      voiceCall: (service: string, seconds: number) => voiceSeconds.observe({ service }, seconds),
+      voiceFailure: (service: string, reason: string) => voiceFailures.inc({ service, reason }),
     });
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
+import { InviteAudio } from '../invites/invite-audio.entity';
 import { Invite } from '../invites/invite.entity';
 import type { Owned } from '../access/access-rule';
 import type { InviteRow } from '../invites/invites.repository';
@@ -87,10 +88,11 @@ export class ParticipantsRepository {
     );
   }
 
-  /** Clears the invites' person and transcript, and marks them erased. */
+  /** Clears the invites' person and transcript, deletes the recordings kept of their answers, and marks them erased. */
   async eraseInvites(db: EntityManager, linkIDs: readonly string[], now: Date): Promise<void> {
     for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
       const ids = linkIDs.slice(i, i + IN_CHUNK);
+      await db.getRepository(InviteAudio).delete({ linkID: In(ids) });
       await db.query(
         `UPDATE invites SET user_info = NULL, conversation = '[]', turn_meta = '[]', answer_count = 0, erased_on = ?, updated_at = ? WHERE link_id IN ${inList(ids.length)}`,
         [sqlDate(now), sqlDate(now), ...ids],

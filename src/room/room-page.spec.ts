@@ -11,6 +11,9 @@ const session = (overrides: Partial<SessionDto> = {}): SessionDto => ({
   consentText: 'We record this.',
   progress: { asked: 0, total: 3 },
   redirectUrl: null,
+  mode: 'text',
+  questionsSpokenBy: null,
+  keepAudio: false,
   conversation: [],
   expires_on: '2026-12-21T12:04:05.123Z',
   ...overrides,
@@ -46,6 +49,35 @@ describe(renderRoom.name, () => {
   it('links on to the completion URL once the interview is over, without a Referer', () => {
     const html = renderRoom(session({ status: 'completed', redirectUrl: 'https://panel.example/c?pid=1&status=completed' }));
     expect(html).toMatch(/<main[\s\S]*<p class="redirect">[^<]*<a class="redirect__link" href="https:\/\/panel\.example\/c\?pid=1&amp;status=completed" rel="noreferrer">Continue<\/a>/);
+  });
+
+  it.each(['en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'pl', 'tr', 'ja', 'zh', 'ar'])('%s: a voice interview shows its controls and notice in catalog texts', (language) => {
+    for (const status of ['pending', 'started'] as const) {
+      const html = renderRoom(session({ language, status, mode: 'voice', questionsSpokenBy: 'browser', keepAudio: true, conversation: [{ role: 'interviewer', content: 'Q?' }] }));
+      const visible = html.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '').replace(/\/assets\/room\.(css|js)/g, '');
+      expect([status, visible.match(/\b(room|client|agent)\.[a-z]+\.?[a-zA-Z.]*/g)]).toEqual([status, null]);
+    }
+  });
+
+  it('a voice interview: the record button has the focus, the answer box stays; a text interview has neither control nor notice', () => {
+    const voice = renderRoom(session({ status: 'started', mode: 'voice', questionsSpokenBy: 'server', conversation: [{ role: 'interviewer', content: 'Q?' }] }));
+    expect(voice).toMatch(/<div id="voice" class="voice" data-state="idle" data-spoken-by="server" data-max-seconds="170">/);
+    expect(voice).toMatch(/<button type="button" id="record" class="record" aria-describedby="voice-status" autofocus>/);
+    expect(voice).toMatch(/<p id="voice-status" class="voice__status" role="status">Press Record answer and speak/);
+    expect(voice).toMatch(/<textarea id="answer" [^>]*aria-describedby="answer-hint"><\/textarea>/);
+    expect(voice).toContain('<main class="room" data-status="started" data-mode="voice">');
+    const text = renderRoom(session({ status: 'started', conversation: [{ role: 'interviewer', content: 'Q?' }] }));
+    expect(text).not.toContain('id="voice"');
+    expect(text).toMatch(/<textarea id="answer" [^>]* autofocus><\/textarea>/);
+    expect(renderRoom(session())).not.toContain('voice-notice');
+  });
+
+  it('says before the start that answers are spoken, and that recordings are kept only when they are', () => {
+    const kept = renderRoom(session({ mode: 'voice', questionsSpokenBy: 'browser', keepAudio: true }));
+    expect(kept).toContain('<p class="voice-notice">In this interview you answer by speaking: your browser will ask to use the microphone. You can always type instead. Your recordings are kept with your answers for the research team.</p>');
+    const notKept = renderRoom(session({ mode: 'voice', questionsSpokenBy: 'browser', keepAudio: false, language: 'de' }));
+    expect(notKept).toContain('In diesem Interview antworten Sie gesprochen');
+    expect(notKept).not.toContain('Aufnahmen werden');
   });
 
   it('keeps the script\'s messages from closing their <script>', () => {

@@ -5,6 +5,7 @@ import { directionOf } from '../languages/languages';
 import { messagesWithPrefix, translate } from '../languages/messages';
 import type { SessionDto } from './dto/session.dto';
 import { ROOM_LIMITS } from './room.limits';
+import { VOICE_LIMITS } from '../voice/voice.limits';
 
 /**
  * The interview room as HTML: one document per state, rendered here; room.js and room.css (served by
@@ -131,7 +132,7 @@ function pending(session: SessionDto): string {
   const l = session.language;
   return `<section class="card" aria-labelledby="consent-title">
   <h2 id="consent-title">${tx(l, 'room.beforeStart')}</h2>
-  <p id="consent-text" class="consent">${escapeHtml(session.consentText)}</p>
+  <p id="consent-text" class="consent">${escapeHtml(session.consentText)}</p>${voiceNotice(session)}
   <form id="start-form" class="form" novalidate data-language="${escapeHtml(l)}">
     <div class="field">
       <label for="name">${tx(l, 'room.label.name')}</label>
@@ -155,8 +156,38 @@ function pending(session: SessionDto): string {
 </section>`;
 }
 
+/** Before the start of a voice interview: that answers are spoken (and kept, when they are), so that the interviewee knows before agreeing. */
+function voiceNotice(session: SessionDto): string {
+  if (session.mode !== 'voice') return '';
+  const keep = session.keepAudio ? ` ${tx(session.language, 'room.voice.keepNotice')}` : '';
+  return `\n  <p class="voice-notice">${tx(session.language, 'room.voice.notice')}${keep}</p>`;
+}
+
+/** A microphone, drawn inline (no request, nothing the CSP would refuse). */
+const MICROPHONE =
+  '<svg class="record__icon" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 14.5a3.5 3.5 0 0 0 3.5-3.5V5a3.5 3.5 0 1 0-7 0v6a3.5 3.5 0 0 0 3.5 3.5zm6-3.5a1 1 0 1 0-2 0 4 4 0 0 1-8 0 1 1 0 1 0-2 0 6 6 0 0 0 5 5.91V19H8.5a1 1 0 1 0 0 2h7a1 1 0 1 0 0-2H13v-2.09A6 6 0 0 0 18 11z"/></svg>';
+
+/**
+ * The voice controls of a voice interview, above the answer box (which stays: typing is always
+ * possible). room.js drives them: it asks for the microphone on the first press, records up to
+ * recordSeconds, sends the recording, and speaks each interviewer turn unless muted.
+ */
+function voiceControls(session: SessionDto): string {
+  const l = session.language;
+  return `<div id="voice" class="voice" data-state="idle" data-spoken-by="${session.questionsSpokenBy === 'server' ? 'server' : 'browser'}" data-max-seconds="${VOICE_LIMITS.recordSeconds}">
+    <button type="button" id="record" class="record" aria-describedby="voice-status" autofocus>${MICROPHONE}<span class="record__label">${tx(l, 'room.voice.record')}</span><span id="record-time" class="record__time" aria-hidden="true"></span></button>
+    <p id="voice-status" class="voice__status" role="status">${tx(l, 'room.voice.idle')}</p>
+    <div class="voice__tools">
+      <button type="button" id="resend" class="button button--quiet" hidden>${tx(l, 'room.voice.resend')}</button>
+      <button type="button" id="replay" class="button button--quiet">${tx(l, 'room.voice.replay')}</button>
+      <button type="button" id="mute" class="button button--quiet" aria-pressed="false">${tx(l, 'room.voice.mute')}</button>
+    </div>
+  </div>`;
+}
+
 function started(session: SessionDto): string {
   const l = session.language;
+  const voice = session.mode === 'voice';
   return `<section class="conversation" aria-labelledby="conversation-title">
   <h2 id="conversation-title" class="visually-hidden">${tx(l, 'room.conversation')}</h2>
   <ol id="turns" class="turns" aria-live="polite" aria-relevant="additions">
@@ -164,10 +195,11 @@ function started(session: SessionDto): string {
   </ol>
   <p id="typing" class="typing" role="status" hidden><span class="typing__dots" aria-hidden="true"><span></span><span></span><span></span></span>${tx(l, 'room.typing')}</p>
 </section>
-<form id="reply-form" class="composer" novalidate>
+<form id="reply-form" class="composer${voice ? ' composer--voice' : ''}" novalidate>
+  ${voice ? voiceControls(session) : ''}
   <label for="answer" class="composer__label">${tx(l, 'room.label.answer')}</label>
   <p id="answer-hint" class="composer__hint">${tx(l, 'room.hint.answer')}</p>
-  <textarea id="answer" name="content" rows="2" required maxlength="${ROOM_LIMITS.answer}" aria-describedby="answer-hint" autofocus></textarea>
+  <textarea id="answer" name="content" rows="2" required maxlength="${ROOM_LIMITS.answer}" aria-describedby="answer-hint"${voice ? '' : ' autofocus'}></textarea>
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="composer__actions">
     <button type="submit" class="button">${tx(l, 'room.button.send')}</button>
@@ -233,7 +265,7 @@ export function renderRoom(session: SessionDto): string {
 <script type="application/json" id="room-messages">${scriptMessages(session.language)}</script>`;
   return layout(
     `${session.publicTitle} · ${session.productName}`,
-    `<main class="room" data-status="${escapeHtml(session.status)}">
+    `<main class="room" data-status="${escapeHtml(session.status)}" data-mode="${session.mode === 'voice' ? 'voice' : 'text'}">
 ${header(session)}
 ${content}
 </main>

@@ -10,6 +10,8 @@ import { RoomConfig, readRoomConfig } from './room.config';
 import { RoomController } from './room.controller';
 import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
+import { RoomVoiceController } from './room-voice.controller';
+import { VoiceModule } from '../voice/voice.module';
 
 /** The room's answers carry a person's words: no copies in caches, no indexing. */
 function privatePage(_req: Request, res: Response, next: NextFunction): void {
@@ -20,12 +22,13 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
 
 /**
  * The interview room at /i/{linkID}: the page, its JSON API, and the service behind both. It brings
- * what it needs from the HTTP pipeline itself: its own body limit (16 KB: a form or one answer), its
- * headers, its rate limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
+ * what it needs from the HTTP pipeline itself: its own body limit (16 KB: a form or one answer; a
+ * voice answer's recording is read by RoomVoiceController's own interceptor), its headers, its rate
+ * limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
  */
 @Module({
-  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule],
-  controllers: [RoomController, RoomPageController],
+  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule, VoiceModule],
+  controllers: [RoomController, RoomVoiceController, RoomPageController],
   providers: [RoomService],
   exports: [RoomService],
 })

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, StreamableFile } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
 import { inSpan } from '../common/spans';
 import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
@@ -9,13 +9,15 @@ import { OPEN_STATUSES } from '../invites/invite-status';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException } from '../invites/invites.errors';
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ProgressDto, ReplyResultDto, SessionDto } from './dto/session.dto';
-import { RoomNotFoundException } from './room.errors';
+import { NoSpeechHereException, NotVoiceInterviewException, RoomNotFoundException } from './room.errors';
 import { RoomConfig } from './room.config';
 import { directionOf, isLanguage, Language, negotiateLanguage } from '../languages/languages';
 import { translate } from '../languages/messages';
 import { scriptProgress } from '../interviewers/default-interviewer';
 import { Metrics } from '../metrics/metrics.service';
 import { completionRedirect } from './redirect';
+import { Recording, VoiceService } from '../voice/voice.service';
+import type { KeptAudio } from '../invites/invite-audio.repository';
 
 /** What a request says about the language its reader wants: the link's `?lang=` and the browser's Accept-Language. */
 export interface LanguageHints {
@@ -42,6 +44,7 @@ export class RoomService {
     private readonly interviewers: InterviewersService,
     private readonly config: RoomConfig,
     private readonly metrics: Metrics,
+    private readonly voice: VoiceService,
   ) {}
 
   async session(linkID: string, hints: LanguageHints = {}): Promise<SessionDto> {
@@ -67,21 +70,56 @@ export class RoomService {
   }
 
   async reply(linkID: string, dto: ReplyDto): Promise<ReplyResultDto> {
-    return this.serialized(linkID, async () => {
-      const invite = await this.readFor(linkID, 'started');
-      // Redacted here, first: the original is never stored, logged or sent to the agent.
-      const answer = { role: 'interviewee' as const, content: invite.redactPII ? redactPII(dto.content) : dto.content };
-      const agent = this.agentOf(invite);
-      const brief = this.brief(invite, invite.userInfo?.name ?? null, this.languageOf(invite, {}));
-      const transcript = [...invite.conversation, answer];
-      const next = await this.turn(invite, brief, transcript);
-      const question = { role: 'interviewer' as const, content: next.message };
-      const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
-      await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null);
-      const status = next.done ? 'completed' : 'started';
-      const after = { ...invite, status: status as RoomInvite['status'], conversation: [...transcript, question] };
-      return { status, turns: [answer, question], progress: this.progressOf(after), redirectUrl: completionRedirect(invite.completionRedirectUrl, status) };
-    });
+    return this.serialized(linkID, () => this.answer(linkID, dto.content, null));
+  }
+
+  /**
+   * A spoken answer: the recording is checked (type, size, length), transcribed in the invite's language
+   * outside the link's queue (a transcriber may take seconds, and a racing answer must not transcribe
+   * twice), then stored exactly as `reply` stores typed text, its recording kept when the interview keeps
+   * audio. When the transcriber fails nothing is stored (503).
+   */
+  async answerAudio(linkID: string, recording: Recording): Promise<ReplyResultDto> {
+    this.voice.checkRecording(recording);
+    const invite = await this.readFor(linkID, 'started');
+    if (this.modeOf(invite) !== 'voice') throw new NotVoiceInterviewException();
+    const text = await this.voice.transcribe(recording, this.languageOf(invite, {}));
+    return this.serialized(linkID, () => this.answer(linkID, text, { contentType: recording.type, bytes: recording.bytes }));
+  }
+
+  /**
+   * An interviewer turn as speech, from the speech server: only turns of the interviewer, of a voice
+   * interview that is started or completed, and only with a speaker; 404 otherwise, saying nothing of the link.
+   */
+  async speech(linkID: string, turnIndex: number): Promise<StreamableFile> {
+    if (!this.voice.canSpeak) throw new NoSpeechHereException();
+    const invite = await this.read(linkID);
+    const turn = invite.conversation[turnIndex];
+    if (!['started', 'completed'].includes(invite.status) || this.modeOf(invite) !== 'voice' || turn?.role !== 'interviewer') throw new NoSpeechHereException();
+    const { audio, contentType } = await this.voice.speak(turn.content, this.languageOf(invite, {}));
+    return new StreamableFile(audio, { type: contentType, length: audio.length });
+  }
+
+  /**
+   * One answer, typed or transcribed: redacted first when the interview asks for it (the original is
+   * never stored, logged or sent to the agent), then the agent's next turn, both stored in one
+   * transaction with the recording when one is to be kept.
+   */
+  private async answer(linkID: string, content: string, recording: KeptAudio | null): Promise<ReplyResultDto> {
+    const invite = await this.readFor(linkID, 'started');
+    const answer = { role: 'interviewee' as const, content: invite.redactPII ? redactPII(content) : content };
+    const agent = this.agentOf(invite);
+    const brief = this.brief(invite, invite.userInfo?.name ?? null, this.languageOf(invite, {}));
+    const transcript = [...invite.conversation, answer];
+    const next = await this.turn(invite, brief, transcript);
+    const question = { role: 'interviewer' as const, content: next.message };
+    const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
+    // A recording holds what redaction takes out: never kept for a redacting interview (addOne/updateOne refuse the pair too).
+    const kept = recording && invite.keepAudio && !invite.redactPII ? recording : null;
+    await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null, new Date(), kept);
+    const status = next.done ? 'completed' : 'started';
+    const after = { ...invite, status: status as RoomInvite['status'], conversation: [...transcript, question] };
+    return { status, turns: [answer, question], progress: this.progressOf(after), redirectUrl: completionRedirect(invite.completionRedirectUrl, status) };
   }
 
   /**
@@ -113,6 +151,7 @@ export class RoomService {
   /** What the link shows; once the interview is over, nothing of it (a link that leaks later). */
   toSession(invite: RoomInvite, hints: LanguageHints): SessionDto {
     const language = this.languageOf(invite, hints);
+    const mode = this.modeOf(invite);
     return {
       status: invite.status,
       publicTitle: invite.publicTitle || invite.interviewName,
@@ -123,6 +162,9 @@ export class RoomService {
       consentText: this.consentOf(invite, language),
       progress: this.progressOf(invite),
       redirectUrl: completionRedirect(invite.completionRedirectUrl, invite.status),
+      mode,
+      questionsSpokenBy: mode === 'voice' ? (this.voice.canSpeak ? 'server' : 'browser') : null,
+      keepAudio: mode === 'voice' && invite.keepAudio && !invite.redactPII,
       conversation: OPEN_STATUSES.includes(invite.status) ? invite.conversation : [],
       expires_on: invite.expiresAt.toISOString(),
     };
@@ -135,6 +177,14 @@ export class RoomService {
   languageOf(invite: Pick<RoomInvite, 'language' | 'interviewLanguage'>, hints: LanguageHints): Language {
     if (isLanguage(invite.language)) return invite.language;
     return negotiateLanguage(invite.interviewLanguage, typeof hints.query === 'string' ? hints.query : null, hints.acceptLanguage);
+  }
+
+  /**
+   * The room's mode: a voice interview is held by voice while the service has a transcriber; one whose
+   * transcriber has since been removed from the configuration is held in text, so that links already sent keep working.
+   */
+  private modeOf(invite: Pick<RoomInvite, 'mode'>): 'text' | 'voice' {
+    return invite.mode === 'voice' && this.voice.canTranscribe ? 'voice' : 'text';
   }
 
   /** The interview's consent text, else the service's CONSENT_TEXT, else the default in the room's language. */

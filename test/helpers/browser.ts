@@ -58,9 +58,10 @@ export const PHONE: ScreenOptions = {
 
 /**
  * Debian's chromium through playwright-core, with a fresh profile. Playwright refuses --user-data-dir
- * in args for launch(), so the profile goes through launchPersistentContext.
+ * in args for launch(), so the profile goes through launchPersistentContext. `args` adds switches
+ * (a fake microphone, for instance).
  */
-export async function launchBrowser(screen: ScreenOptions = {}): Promise<Browser> {
+export async function launchBrowser(screen: ScreenOptions = {}, args: string[] = []): Promise<Browser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'irs-chromium-'));
   let context: BrowserContext | undefined;
   const close = async () => {
@@ -81,7 +82,7 @@ export async function launchBrowser(screen: ScreenOptions = {}): Promise<Browser
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: [...ARGS, ...args],
       viewport: { width: 1280, height: 900 },
       ...screen,
       timeout: 30_000,

@@ -28,5 +28,8 @@ export async function dbFingerprint(db: DataSource): Promise<string> {
     const rows: unknown[] = await db.query(`SELECT * FROM ${table} ORDER BY ${order}`);
     parts.push(`${table}:${rows.length}:${createHash('sha256').update(JSON.stringify(rows)).digest('hex')}`);
   }
+  // Kept recordings by key and size: their bytes are written once and never changed in place.
+  const audio: unknown[] = await db.query('SELECT link_id, turn_index, part, content_type, LENGTH(data) AS size FROM invite_audio ORDER BY link_id, turn_index, part');
+  parts.push(`invite_audio:${audio.length}:${createHash('sha256').update(JSON.stringify(audio)).digest('hex')}`);
   return parts.join('|');
 }

@@ -8,6 +8,7 @@ import { FieldworkLanguages1766000000000 } from './1766000000000-fieldwork-langu
 import { ExactIdentifiers1767000000000 } from './1767000000000-exact-identifiers';
 import { ReportCodes1767100000000 } from './1767100000000-report-codes';
 import { Codebooks1767200000000 } from './1767200000000-codebooks';
+import { VoiceInterviews1767300000000 } from './1767300000000-voice-interviews';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   ExactIdentifiers1767000000000,
   ReportCodes1767100000000,
   Codebooks1767200000000,
+  VoiceInterviews1767300000000,
 ];

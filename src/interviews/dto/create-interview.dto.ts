@@ -3,6 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsCleanText, IsRedirectUrl, OptionalOwnerId, OptionalText, RequiredId, RequiredText } from '../../common/validation';
 import { INTERVIEW_LANGUAGES } from '../../languages/languages';
+import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
 import { INTERVIEW_LIMITS } from '../interview.limits';
 
 /** `auto` or a supported tag; null resets to `auto`. */
@@ -110,4 +111,32 @@ export class CreateInterviewDto {
   @IsOptional()
   @IsBoolean({ message: 'redactPII must be true or false' })
   redactPII?: boolean | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    enum: INTERVIEW_MODES,
+    example: 'voice',
+    description:
+      'Optional; default `text`. `text`: the interviewee types each answer. `voice`: the room records each answer with the microphone, the service ' +
+      'transcribes it in the invite\'s language (TRANSCRIBER) and stores the text as the answer; the interviewer\'s turns are spoken (SPEAKER, else ' +
+      'the browser\'s speech synthesis) and typing stays possible. `voice` needs a transcriber (see GET /v1/interviewers/getModes), else 400. null: `text`.',
+  })
+  @IsOptional()
+  @IsString({ message: 'mode must be a string' })
+  @IsIn(INTERVIEW_MODES, { message: `mode must be one of ${INTERVIEW_MODES.join(', ')}` })
+  mode?: InterviewMode | null;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    example: false,
+    description:
+      'Optional; default false. true: each recorded answer of a voice interview is kept in the database with its invite, fetched with ' +
+      'GET /v1/invites/getAudio and erased with the transcript (participants/erase, retention, deleteOne). false: a recording is transcribed and ' +
+      'never written anywhere. Cannot be combined with redactPII (400): a recording holds what redaction removes. null: false.',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'keepAudio must be true or false' })
+  keepAudio?: boolean | null;
 }

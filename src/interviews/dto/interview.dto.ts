@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { INTERVIEW_LANGUAGES } from '../../languages/languages';
+import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
 import { INTERVIEW_LIMITS } from '../interview.limits';
 
 export class InterviewDto {
@@ -38,6 +39,12 @@ export class InterviewDto {
 
   @ApiProperty({ type: Boolean, example: false, description: 'Whether identifiers in answers are redacted before they are stored.' })
   redactPII: boolean;
+
+  @ApiProperty({ enum: INTERVIEW_MODES, example: 'text', description: '`text` (typed answers; the default) or `voice` (spoken answers, transcribed; typing stays possible).' })
+  mode: InterviewMode;
+
+  @ApiProperty({ type: Boolean, example: false, description: 'Whether the recordings of a voice interview are kept with their invites (GET /v1/invites/getAudio); default false.' })
+  keepAudio: boolean;
 }
 
 export class InterviewIdResultDto {

@@ -1,5 +1,9 @@
 import { COMMON_LIMITS } from '../../common/limits';
 import { PageQueryDto } from '../../common/page-query.dto';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsInt, Max, Min } from 'class-validator';
 import { OptionalId, OptionalQueryInt, QueryInt, RequiredId } from '../../common/validation';
 import { INVITE_LIMITS } from '../invite.limits';
 
@@ -42,4 +46,26 @@ export class ListInvitesQueryDto extends PageQueryDto {
 export class RevokeInviteDto {
   @RequiredId('The invite to revoke. A linkID: the last path segment of a URL from invites/createInvites, or from invites/getList.')
   linkID: string;
+}
+
+/** A 0-based index into an invite's conversation, from the query string. */
+function TurnIndex(description: string): PropertyDecorator {
+  const max = INVITE_LIMITS.turns - 1;
+  return applyDecorators(
+    ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: max, example: 2, description }),
+    Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)),
+    IsDefined({ message: '$property is required' }),
+    // Applied in this order, and checked in it (stopping at the first error): a whole number first.
+    IsInt({ message: '$property must be a whole number' }),
+    Min(0, { message: `$property must be from 0 to ${max}` }),
+    Max(max, { message: `$property must be from 0 to ${max}` }),
+  );
+}
+
+export class GetAudioQueryDto {
+  @RequiredId('The invite whose recording to return. A linkID from invites/getList or interviews/getAnswers.')
+  linkID: string;
+
+  @TurnIndex("The answer's index in the invite's conversation (`turnIndex` of interviews/getAnswers): an interviewee turn answered by voice.")
+  turnIndex: number;
 }

@@ -26,12 +26,12 @@
   var REDIRECT_AFTER_MS = 3000;
   var reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-  /** POST JSON to the room's API; resolves {status, body} or rejects with a plain-words Error. */
-  function post(action, payload) {
+  /** POST to the room's API; resolves {status, body, retryAfter} or rejects with a plain-words Error. */
+  function send(action, body, contentType) {
     return fetch(base + '/' + action, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(payload || {}),
+      headers: { 'Content-Type': contentType, Accept: 'application/json' },
+      body: body,
       credentials: 'same-origin',
     }).then(
       function (res) {
@@ -40,14 +40,19 @@
           .catch(function () {
             return {};
           })
-          .then(function (body) {
-            return { status: res.status, body: body, retryAfter: res.headers.get('Retry-After') };
+          .then(function (json) {
+            return { status: res.status, body: json, retryAfter: res.headers.get('Retry-After') };
           });
       },
       function () {
         throw new Error(t('client.offline'));
       },
     );
+  }
+
+  /** POST JSON to the room's API. */
+  function post(action, payload) {
+    return send(action, JSON.stringify(payload || {}), 'application/json');
   }
 
   /** What to tell a person about an error answer, in plain words (the API's messages are for developers). */
@@ -247,8 +252,13 @@
     var answer = document.getElementById('answer');
     var typing = document.getElementById('typing');
     var turns = document.getElementById('turns');
-    var buttons = replyForm.querySelectorAll('button');
+    // Send and End interview; the voice controls keep their own state (see below).
+    var buttons = replyForm.querySelectorAll('.composer__actions button');
     var busy = false;
+    /** In a voice interview: says an interviewer turn (its text, its index in the conversation). */
+    var speakTurn = null;
+    /** In a voice interview: drops a recording under way (a typed answer was sent instead, or the interview ended). */
+    var dropRecording = null;
 
     /**
      * While a request is out, nothing else is sent. The answer box turns read-only rather than
@@ -300,6 +310,7 @@
         return;
       }
       showError('');
+      if (dropRecording) dropRecording();
       var mine = turnElement({ role: 'interviewee', content: content });
       turns.appendChild(mine);
       answer.value = '';
@@ -321,6 +332,7 @@
           if (reply.status === 200) {
             typing.hidden = true;
             turns.appendChild(turnElement(reply.body.result.turns[1]));
+            if (speakTurn) speakTurn(reply.body.result.turns[1].content, turns.children.length - 1);
             showProgress(reply.body.result.progress);
             if (reply.body.result.status === 'completed') return finish('completed', null, reply.body.result.redirectUrl);
             setBusy(false);
@@ -344,6 +356,7 @@
     document.getElementById('end').addEventListener('click', function () {
       if (busy) return;
       if (!window.confirm(t('client.confirmEnd'))) return;
+      if (dropRecording) dropRecording();
       showError('');
       answer.focus();
       setBusy(true);
@@ -364,5 +377,306 @@
           answer.focus();
         });
     });
+
+    // Voice interviews: the answer recorded with the microphone and sent as it is (the server transcribes
+    // it and answers as for a typed one), and the interviewer's turns spoken, by the service's speech
+    // server or the browser's own synthesis. The answer box stays: typing is always possible.
+    var voice = document.getElementById('voice');
+    if (voice) {
+      var record = document.getElementById('record');
+      var recordLabel = record.querySelector('.record__label');
+      var recordText = recordLabel.textContent;
+      var recordTime = document.getElementById('record-time');
+      var status = document.getElementById('voice-status');
+      var resend = document.getElementById('resend');
+      var replay = document.getElementById('replay');
+      var mute = document.getElementById('mute');
+      var maxSeconds = Number(voice.dataset.maxSeconds) || 170;
+      var spokenBy = voice.dataset.spokenBy;
+      /** idle, asking (for the microphone), recording, sending, transcribed, refused. */
+      var state = 'idle';
+      var recorder = null;
+      var stream = null;
+      var chunks = [];
+      var discard = false;
+      var ticker = null;
+      var cap = null;
+      var startedAt = 0;
+      /** A recording the transcriber could not take: sent again by "Send the recording again". */
+      var unsent = null;
+      var player = null;
+      var MUTED_KEY = 'irs-room-muted';
+      var muted = false;
+      try {
+        muted = window.sessionStorage.getItem(MUTED_KEY) === '1';
+      } catch {
+        // storage refused (private mode): not muted
+      }
+
+      /** What the browser can record in, the most widely transcribed first; '' lets it choose. */
+      var recordingType = function () {
+        if (typeof window.MediaRecorder !== 'function' || typeof window.MediaRecorder.isTypeSupported !== 'function') return '';
+        var types = ['audio/webm;codecs=opus', 'audio/webm', 'audio/mp4', 'audio/ogg;codecs=opus', 'audio/ogg'];
+        for (var i = 0; i < types.length; i++) if (window.MediaRecorder.isTypeSupported(types[i])) return types[i];
+        return '';
+      };
+      var canRecord = !!(navigator.mediaDevices && typeof navigator.mediaDevices.getUserMedia === 'function' && typeof window.MediaRecorder === 'function');
+
+      /**
+       * The button says what pressing it does; while the page waits for the browser or the server it is
+       * aria-disabled rather than disabled, so that keyboard focus stays on it.
+       */
+      var setState = function (next, message) {
+        state = next;
+        voice.dataset.state = next;
+        recordLabel.textContent = next === 'recording' ? t('client.voice.stop') : next === 'sending' ? t('client.voice.sendingButton') : recordText;
+        record.setAttribute('aria-disabled', next === 'asking' || next === 'sending' ? 'true' : 'false');
+        if (next !== 'recording') recordTime.textContent = '';
+        if (message !== undefined) status.textContent = message;
+      };
+
+      var clock = function (seconds) {
+        var s = Math.max(0, Math.floor(seconds));
+        return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+      };
+
+      var tick = function () {
+        recordTime.textContent = clock((Date.now() - startedAt) / 1000) + ' / ' + clock(maxSeconds);
+      };
+
+      var releaseMicrophone = function () {
+        window.clearInterval(ticker);
+        window.clearTimeout(cap);
+        if (stream) stream.getTracks().forEach(function (track) {
+          track.stop();
+        });
+        stream = null;
+      };
+
+      // Spoken turns. A turn is never spoken over the interviewee's recording, nor two at once.
+      var stopSpeaking = function () {
+        if (player) player.pause();
+        player = null;
+        if (window.speechSynthesis) window.speechSynthesis.cancel();
+        voice.dataset.speaking = 'false';
+      };
+
+      /** The browser's own speech, in the page's language, without waiting for its list of voices. */
+      var synthesize = function (text) {
+        if (!window.speechSynthesis || typeof window.SpeechSynthesisUtterance !== 'function') return;
+        var utterance = new window.SpeechSynthesisUtterance(text);
+        utterance.lang = language || 'en';
+        utterance.addEventListener('error', function (event) {
+          if (event.error === 'not-allowed') status.textContent = t('client.voice.playFailed');
+        });
+        window.speechSynthesis.cancel();
+        window.speechSynthesis.speak(utterance);
+      };
+
+      var lastTurn = null;
+      /** Says an interviewer turn unless muted (`force`: the interviewee asked for it). */
+      var say = function (text, index, force) {
+        lastTurn = { text: text, index: index };
+        if ((muted && !force) || state === 'recording') return;
+        stopSpeaking();
+        if (spokenBy !== 'server') return synthesize(text);
+        var audio = new window.Audio(base + '/speech/' + index);
+        player = audio;
+        audio.addEventListener('playing', function () {
+          if (player === audio) voice.dataset.speaking = 'true';
+        });
+        audio.addEventListener('ended', function () {
+          voice.dataset.spoken = String(index);
+          if (player !== audio) return;
+          player = null;
+          voice.dataset.speaking = 'false';
+        });
+        // The speech server could not say it: the browser does.
+        audio.addEventListener('error', function () {
+          if (player !== audio) return;
+          player = null;
+          synthesize(text);
+        });
+        var playing = audio.play();
+        if (playing && typeof playing.catch === 'function') {
+          playing.catch(function (error) {
+            // The browser wants a press first: the replay button is that press.
+            if (error && error.name === 'NotAllowedError') status.textContent = t('client.voice.playFailed');
+          });
+        }
+      };
+      speakTurn = say;
+
+      var refused = function () {
+        setState('refused', t('client.voice.refused'));
+        answer.focus();
+      };
+
+      var sendRecording = function (recording) {
+        unsent = null;
+        resend.hidden = true;
+        showError('');
+        setState('sending', t('client.voice.sending'));
+        setBusy(true);
+        typing.hidden = false;
+        scrollToEnd();
+        var failed = function (text, again) {
+          typing.hidden = true;
+          setBusy(false);
+          if (again) {
+            unsent = recording;
+            resend.hidden = false;
+          }
+          setState('idle', text);
+          (again ? resend : record).focus();
+        };
+        send('audio', recording.blob, recording.type)
+          .then(function (reply) {
+            if (reply.status === 200) {
+              var result = reply.body.result;
+              typing.hidden = true;
+              setBusy(false);
+              // What was heard, before the next question: the interviewee sees what was understood.
+              turns.appendChild(turnElement(result.turns[0]));
+              turns.appendChild(turnElement(result.turns[1]));
+              showProgress(result.progress);
+              setState('transcribed', t('client.voice.transcribed'));
+              say(result.turns[1].content, turns.children.length - 1);
+              if (result.status === 'completed') return finish('completed', null, result.redirectUrl);
+              describeAnswer();
+              record.focus();
+              scrollToEnd();
+              return;
+            }
+            var why = explain(reply);
+            if (why.expired || why.completed) {
+              typing.hidden = true;
+              return finish(why.expired ? 'expired' : why.state || 'completed', t('client.notSent'));
+            }
+            var message = (reply.body && reply.body.message) || '';
+            if (reply.status === 503) return failed(t('client.voice.failed'), true);
+            if (reply.status === 400 && /no speech/.test(message)) return failed(t('client.voice.noSpeech'));
+            if (reply.status === 413) return failed(t('client.voice.tooLong'));
+            // Refused for now (too fast, or an answer still being handled): the same recording can go again.
+            failed(why.text, reply.status === 429 || /being handled/.test(message));
+          })
+          .catch(function () {
+            failed(t('client.voice.failed'), true);
+          });
+      };
+
+      var stopRecording = function () {
+        if (state !== 'recording' || !recorder) return;
+        recorder.stop();
+      };
+
+      dropRecording = function () {
+        if (state !== 'recording' && state !== 'asking') return;
+        discard = true;
+        if (recorder && recorder.state !== 'inactive') recorder.stop();
+        releaseMicrophone();
+        setState('idle', '');
+      };
+
+      var startRecording = function () {
+        stopSpeaking();
+        showError('');
+        discard = false;
+        setState('asking', t('client.voice.asking'));
+        navigator.mediaDevices.getUserMedia({ audio: true }).then(
+          function (media) {
+            if (state !== 'asking') {
+              media.getTracks().forEach(function (track) {
+                track.stop();
+              });
+              return;
+            }
+            stream = media;
+            var type = recordingType();
+            try {
+              recorder = type ? new window.MediaRecorder(media, { mimeType: type, audioBitsPerSecond: 64000 }) : new window.MediaRecorder(media);
+            } catch {
+              recorder = new window.MediaRecorder(media);
+            }
+            chunks = [];
+            var current = recorder;
+            current.addEventListener('dataavailable', function (event) {
+              if (event.data && event.data.size > 0) chunks.push(event.data);
+            });
+            current.addEventListener('stop', function () {
+              releaseMicrophone();
+              if (discard) return;
+              var blobType = current.mimeType || type || 'audio/webm';
+              var blob = new Blob(chunks, { type: blobType });
+              if (!blob.size) return setState('idle', t('client.voice.noSpeech'));
+              sendRecording({ blob: blob, type: blobType });
+            });
+            current.start();
+            startedAt = Date.now();
+            setState('recording', t('client.voice.recording'));
+            tick();
+            ticker = window.setInterval(tick, 500);
+            // The recording cap: sent as it is when the time is up.
+            cap = window.setTimeout(stopRecording, maxSeconds * 1000);
+          },
+          function (error) {
+            var name = error && error.name;
+            if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') return refused();
+            setState('idle', t(name === 'NotFoundError' || name === 'OverconstrainedError' ? 'client.voice.noMicrophone' : 'client.voice.unsupported'));
+            answer.focus();
+          },
+        );
+      };
+
+      if (!canRecord) {
+        record.hidden = true;
+        setState('idle', t('client.voice.unsupported'));
+      } else if (navigator.permissions && typeof navigator.permissions.query === 'function') {
+        // A microphone already refused for this site: say so at once, rather than after a press.
+        navigator.permissions.query({ name: 'microphone' }).then(
+          function (permission) {
+            if (permission.state === 'denied' && state === 'idle') setState('refused', t('client.voice.refused'));
+          },
+          function () {
+            // this browser cannot tell: the press will
+          },
+        );
+      }
+
+      record.addEventListener('click', function () {
+        if (state === 'recording') return stopRecording();
+        if (state === 'asking' || state === 'sending' || busy) return;
+        startRecording();
+      });
+
+      resend.addEventListener('click', function () {
+        if (unsent && !busy && state !== 'recording') sendRecording(unsent);
+      });
+
+      replay.addEventListener('click', function () {
+        if (lastTurn) say(lastTurn.text, lastTurn.index, true);
+      });
+
+      mute.setAttribute('aria-pressed', muted ? 'true' : 'false');
+      mute.addEventListener('click', function () {
+        muted = !muted;
+        mute.setAttribute('aria-pressed', muted ? 'true' : 'false');
+        if (muted) stopSpeaking();
+        try {
+          window.sessionStorage.setItem(MUTED_KEY, muted ? '1' : '0');
+        } catch {
+          // not kept across reloads, then
+        }
+      });
+
+      // The question on the screen is said as the page opens (after the start, or a reload).
+      var items = turns.children;
+      for (var i = items.length - 1; i >= 0; i--) {
+        if (!items[i].classList.contains('turn--interviewer')) continue;
+        var text = items[i].querySelector('.turn__text');
+        say(text ? text.textContent : '', i);
+        break;
+      }
+    }
   }
 })();

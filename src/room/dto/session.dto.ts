@@ -6,6 +6,7 @@ import { INVITE_STATUSES, InviteStatus } from '../../invites/invite-status';
 import { INVITE_LIMITS } from '../../invites/invite.limits';
 import { PRODUCT_LIMITS } from '../../products/product.limits';
 import { LANGUAGE_TAGS } from '../../languages/languages';
+import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
 
 /** How far the built-in interviewer is through its questions. */
 export interface ProgressDto {
@@ -56,6 +57,29 @@ export class SessionDto {
     description: 'Once the interview is completed or abandoned: where to send the interviewee (the interview\'s completionRedirectUrl with status= added); otherwise null.',
   })
   redirectUrl: string | null;
+
+  @ApiProperty({
+    enum: INTERVIEW_MODES,
+    example: 'voice',
+    description:
+      '`voice`: the interviewee may answer by speaking (POST /i/{linkID}/audio) or by typing; `text`: by typing. A voice interview is held in text while the ' +
+      'service has no transcriber.',
+  })
+  mode: InterviewMode;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['server', 'browser', null],
+    example: 'server',
+    description:
+      'In a voice interview, how interviewer turns are spoken: `server` (audio from GET /i/{linkID}/speech/{turnIndex}) or `browser` (the browser\'s own ' +
+      'speech synthesis). null in a text interview.',
+  })
+  questionsSpokenBy: 'server' | 'browser' | null;
+
+  @ApiProperty({ type: Boolean, example: false, description: 'In a voice interview: whether the recordings of the answers are kept with them for the research team (the page says so before the start).' })
+  keepAudio: boolean;
 
   @ApiProperty({ maxLength: PRODUCT_LIMITS.name, example: 'Acme Notes' })
   productName: string;

@@ -1,0 +1,43 @@
+import type { ColumnType } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { ENGINE } from '../config/engine';
+import { EXACT_TEXT, TIMESTAMP } from '../database/column-types';
+import { Invite } from './invite.entity';
+import { INVITE_LIMITS } from './invite.limits';
+
+/** MEDIUMBLOB holds 16 MB on MySQL (a part is 1 MiB); SQLite's BLOB has no size of its own. */
+const AUDIO_PART: ColumnType = ENGINE === 'mysql' ? 'mediumblob' : 'blob';
+
+/**
+ * A voice answer's recording, kept with its invite when the interview has keepAudio: one row per part
+ * (AUDIO_PART_BYTES each, numbered from 0), so that no INSERT outgrows MySQL's max_allowed_packet
+ * (mysql2 sends a binary parameter as hex text, twice its size). Keyed by the invite and the answer's
+ * turnIndex in its conversation. In the database only, never in files; erased and deleted with the
+ * invite's transcript (participants' erasure, retention, interviews/products deleteOne).
+ */
+@Entity('invite_audio')
+export class InviteAudio {
+  @PrimaryColumn({ name: 'link_id', type: 'varchar', length: INVITE_LIMITS.linkId, ...EXACT_TEXT })
+  linkID: string;
+
+  // RESTRICT: the code that deletes invites deletes their audio first, and counts what it deletes.
+  @ManyToOne(() => Invite, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'link_id', foreignKeyConstraintName: 'fk_invite_audio_invite' })
+  invite?: Invite;
+
+  @PrimaryColumn({ name: 'turn_index', type: 'integer' })
+  turnIndex: number;
+
+  @PrimaryColumn({ type: 'integer' })
+  part: number;
+
+  /** The recording's media type as the room received it (audio/webm, ...), without parameters. */
+  @Column({ name: 'content_type', type: 'varchar', length: 32 })
+  contentType: string;
+
+  @Column({ type: AUDIO_PART })
+  data: Buffer;
+
+  @Column({ name: 'created_at', ...TIMESTAMP })
+  createdAt: Date;
+}

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from '../config/config-error';
+import { Env, quote } from '../config/env';
+import { Secret } from '../interviewers/interviewers.config';
+import { LANGUAGE_TAGS } from '../languages/languages';
+import { VOICE_LIMITS } from './voice.limits';
+
+/** An OpenAI-compatible transcription server (`POST {baseUrl}/audio/transcriptions`): speaches, whisper.cpp's server, LocalAI, OpenAI. */
+export interface TranscriberConfig {
+  /** Without a trailing slash, e.g. http://localhost:8000/v1. */
+  baseUrl: string;
+  model: string;
+  /** Resolved from the variable named by apiKeyEnv; null sends no Authorization header. */
+  apiKey: Secret | null;
+  timeoutMs: number;
+  /**
+   * verbose_json (the default) also reports the recording's duration, which bounds recordings whose
+   * container does not say it; json for servers that only answer that (OpenAI's gpt-4o-transcribe).
+   */
+  responseFormat: 'verbose_json' | 'json';
+}
+
+/** An OpenAI-compatible speech server (`POST {baseUrl}/audio/speech`): speaches, LocalAI, OpenAI. */
+export interface SpeakerConfig {
+  baseUrl: string;
+  model: string;
+  /** The voice for every language without one of its own in `voices`. */
+  voice: string;
+  /** Voices by language tag, for servers whose voices speak one language each (Kokoro, Piper). */
+  voices: Readonly<Record<string, string>>;
+  apiKey: Secret | null;
+  timeoutMs: number;
+}
+
+/** The speech servers of voice interviews (registered by VoiceModule with ConfigModule.forFeature). */
+export class VoiceConfig {
+  /** TRANSCRIBER; null: no voice interviews (`mode: "voice"` is refused). */
+  readonly transcriber: TranscriberConfig | null;
+  /** SPEAKER; null: the room speaks questions with the browser's own speech synthesis. */
+  readonly speaker: SpeakerConfig | null;
+}
+
+export function readVoiceConfig(env: Env): VoiceConfig {
+  return { transcriber: readTranscriber(env), speaker: readSpeaker(env) };
+}
+
+type Json = Record<string, unknown>;
+
+const TRANSCRIBER_FIELDS = ['baseUrl', 'model', 'apiKeyEnv', 'timeoutMs', 'responseFormat'];
+const SPEAKER_FIELDS = ['baseUrl', 'model', 'voice', 'voices', 'apiKeyEnv', 'timeoutMs'];
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** What an HTTP header value may carry: a key with spaces or line breaks would fail on every call. */
+const BEARER_TOKEN = /^[\x21-\x7e]+$/;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** TRANSCRIBER: `{baseUrl, model, apiKeyEnv?, timeoutMs?, responseFormat?}` as JSON or `@path/to/file.json`; unset or blank: none. */
+export function readTranscriber(env: Env): TranscriberConfig | null {
+  const read = readObject(env, 'TRANSCRIBER', TRANSCRIBER_FIELDS, '{"baseUrl": "http://localhost:8000/v1", "model": "Systran/faster-whisper-small"}');
+  if (!read) return null;
+  const { where, value } = read;
+  const responseFormat = value.responseFormat ?? 'verbose_json';
+  if (responseFormat !== 'verbose_json' && responseFormat !== 'json') throw new ConfigError(`${where}: responseFormat must be "verbose_json" or "json" (got ${quote(responseFormat)})`);
+  return {
+    baseUrl: readBaseUrl(where, value.baseUrl),
+    model: readName(where, 'model', value.model, VOICE_LIMITS.model),
+    apiKey: readApiKey(env, where, value.apiKeyEnv),
+    timeoutMs: readTimeout(where, value.timeoutMs, VOICE_LIMITS.transcriberTimeoutMs),
+    responseFormat,
+  };
+}
+
+/** SPEAKER: `{baseUrl, model, voice, voices?, apiKeyEnv?, timeoutMs?}` as JSON or `@path/to/file.json`; unset or blank: none. */
+export function readSpeaker(env: Env): SpeakerConfig | null {
+  const read = readObject(env, 'SPEAKER', SPEAKER_FIELDS, '{"baseUrl": "http://localhost:8000/v1", "model": "speaches-ai/Kokoro-82M-v1.0-ONNX", "voice": "af_heart"}');
+  if (!read) return null;
+  const { where, value } = read;
+  const voices: Record<string, string> = {};
+  if (value.voices !== undefined && value.voices !== null) {
+    if (!isObject(value.voices)) throw new ConfigError(`${where}: voices must be an object of language tags and voices, like {"ja": "jf_alpha"}`);
+    for (const [language, voice] of Object.entries(value.voices)) {
+      if (!(LANGUAGE_TAGS as readonly string[]).includes(language)) throw new ConfigError(`${where}: voices: ${quote(language)} is not a supported language (${LANGUAGE_TAGS.join(', ')})`);
+      voices[language] = readName(where, `voices.${language}`, voice, VOICE_LIMITS.voice);
+    }
+  }
+  return {
+    baseUrl: readBaseUrl(where, value.baseUrl),
+    model: readName(where, 'model', value.model, VOICE_LIMITS.model),
+    voice: readName(where, 'voice', value.voice, VOICE_LIMITS.voice),
+    voices,
+    apiKey: readApiKey(env, where, value.apiKeyEnv),
+    timeoutMs: readTimeout(where, value.timeoutMs, VOICE_LIMITS.speakerTimeoutMs),
+  };
+}
+
+/** The variable's JSON object (inline or from the file it names), its fields checked against `fields`. */
+function readObject(env: Env, variable: string, fields: readonly string[], example: string): { where: string; value: Json } | null {
+  const raw = env[variable]?.trim();
+  if (!raw) return null;
+  let where = variable;
+  let text = raw;
+  if (raw.startsWith('@')) {
+    const path = resolve(raw.slice(1).trim());
+    where = `${variable} (file ${path})`;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // Only the position: the parser's own message may quote the text, and with it a misplaced key.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new ConfigError(`${where} is not valid JSON${position ? ` (at position ${position})` : ''}`);
+  }
+  if (!isObject(value)) throw new ConfigError(`${where} must be a JSON object like ${example}`);
+  for (const field of Object.keys(value)) {
+    if (!fields.includes(field)) {
+      const hint = /key|token|secret/i.test(field) ? ' (put the key in an environment variable and name that variable in apiKeyEnv)' : '';
+      throw new ConfigError(`${where}: unknown field ${quote(field)}${hint}; allowed: ${fields.join(', ')}`);
+    }
+  }
+  return { where, value };
+}
+
+function readBaseUrl(where: string, value: unknown): string {
+  const rule = `${where}: baseUrl must be an absolute http(s) URL without query, fragment or credentials, like "http://localhost:8000/v1"`;
+  if (typeof value !== 'string' || /\s/.test(value)) throw new ConfigError(rule);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(rule);
+  }
+  // Credentials in the URL would travel outside apiKeyEnv's protection; a query or fragment would end up before /audio/....
+  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password || url.search || url.hash) throw new ConfigError(rule);
+  return value.replace(/\/+$/, '');
+}
+
+/** A model or voice name: required, 1 to `max` printable characters. */
+function readName(where: string, field: string, value: unknown, max: number): string {
+  if (value === undefined || value === null) throw new ConfigError(`${where}: ${field} is required`);
+  if (typeof value !== 'string') throw new ConfigError(`${where}: ${field} must be a string`);
+  const text = value.trim();
+  if (text === '') throw new ConfigError(`${where}: ${field} must not be empty`);
+  if (text.length > max || [...text].some((c) => c < ' ' || c === '\x7f') || !text.isWellFormed()) throw new ConfigError(`${where}: ${field} must be at most ${max} printable characters`);
+  return text;
+}
+
+function readTimeout(where: string, value: unknown, bounds: { min: number; max: number; default: number }): number {
+  if (value === undefined || value === null) return bounds.default;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < bounds.min || value > bounds.max) {
+    throw new ConfigError(`${where}: timeoutMs must be a whole number from ${bounds.min} to ${bounds.max} (got ${quote(value)})`);
+  }
+  return value;
+}
+
+function readApiKey(env: Env, where: string, value: unknown): Secret | null {
+  if (value === undefined || value === null) return null;
+  // Never quoted: a key pasted here by mistake must not end up in the error line.
+  if (typeof value !== 'string' || !ENV_NAME.test(value)) {
+    throw new ConfigError(`${where}: apiKeyEnv must be the name of an environment variable (letters, digits and "_"), not the key itself`);
+  }
+  const key = env[value]?.trim();
+  if (!key) throw new ConfigError(`${where}: apiKeyEnv names ${value}, which is not set`);
+  if (!BEARER_TOKEN.test(key)) throw new ConfigError(`${where}: the value of ${value} is not a usable API key (printable characters without spaces)`);
+  return new Secret(key);
+}
