@@ -1,6 +1,8 @@
 import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
 import { CreateProductDto } from '../products/dto/create-product.dto';
 import { GetProductQueryDto } from '../products/dto/product-queries.dto';
+import { CreateInvitesQueryDto } from '../invites/dto/invite-queries.dto';
+import { PageQueryDto } from './page-query.dto';
 import { NoParametersDto, createValidationPipe } from './validation';
 
 const BODY: ArgumentMetadata = { type: 'body', metatype: CreateProductDto };
@@ -148,6 +150,23 @@ describe('the global ValidationPipe (createValidationPipe)', () => {
 
     it('accepts whitespace inside an identifier: only the ends are refused', async () => {
       await expect(sut.transform({ productID: 'p 1' }, QUERY)).resolves.toEqual({ productID: 'p 1' });
+    });
+  });
+
+  describe('an optional whole number in a query (OptionalQueryInt)', () => {
+    const PAGE: ArgumentMetadata = { type: 'query', metatype: PageQueryDto };
+
+    it.each(['abc', '1.5', '1e3', '-2'])('says %j is not a whole number', async (limit) => {
+      await expect(messageOf(sut.transform({ limit }, PAGE))).resolves.toMatch(/^limit must be a whole number/);
+    });
+
+    it('gives the range for a whole number outside it', async () => {
+      await expect(messageOf(sut.transform({ limit: '0' }, PAGE))).resolves.toMatch(/^limit must be from 1 to/);
+    });
+
+    it.each(['abc', '1.5', '-2'])('says %j is not a whole number where OptionalQueryInt declares it (expiresInDays)', async (expiresInDays) => {
+      const INVITES: ArgumentMetadata = { type: 'query', metatype: CreateInvitesQueryDto };
+      await expect(messageOf(sut.transform({ interviewID: 'i', count: '1', expiresInDays }, INVITES))).resolves.toBe('expiresInDays must be a whole number');
     });
   });
 

@@ -280,10 +280,12 @@ export function OptionalQueryInt(description: string, maximum: number, minimum =
     ApiPropertyOptional({ type: 'integer', format: 'int32', description, minimum, maximum }),
     Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)),
     IsOptional(),
+    // applyDecorators applies these in the order listed, and class-validator checks them in the order they
+    // were applied, stopping at the first error: the type first, then the range. (Stacked decorators are
+    // applied bottom-up, which is why a class's own IsInt is written below its Min and Max.)
+    IsInt({ message: '$property must be a whole number' }),
     Min(minimum, { message: `$property must be from ${minimum} to ${maximum}` }),
     Max(maximum, { message: `$property must be from ${minimum} to ${maximum}` }),
-    // Listed last because class-validator runs decorators bottom-up and stops at the first error.
-    IsInt({ message: '$property must be a whole number' }),
   );
 }
 
