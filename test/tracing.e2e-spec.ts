@@ -54,6 +54,8 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
       // Were an OTLP metric pipeline started, it would post every 200 ms (see the last test).
       OTEL_METRIC_EXPORT_INTERVAL: '200',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e',
+      // Every trace, to look at each of them (the default keeps a tenth: see "Traces at the default sampling").
+      OTEL_TRACES_SAMPLER: 'always_on',
     });
   }, 100_000);
 
@@ -182,6 +184,7 @@ describe('Traces at shutdown', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         // Nothing would be exported for a minute: what arrives was sent by the shutdown.
         OTEL_BSP_SCHEDULE_DELAY: '60000',
+        OTEL_TRACES_SAMPLER: 'always_on',
       });
       const res = await fetch(`${server.base}/health/live`);
       expect(res.status).toBe(200);
@@ -195,3 +198,39 @@ describe('Traces at shutdown', () => {
     }
   });
 });
+
+describe('Traces at the default sampling (parent-based, a tenth of new traces)', () => {
+  it('follows a caller\'s sampled traceparent every time, never an unsampled one, and keeps about a tenth of its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'irs-tracing-sampling-'));
+    const collector = await OtlpReceiver.start();
+    try {
+      const databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
+      const server = await BuiltServer.start(dir, { DATABASE_URL: databaseUrl, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100', RATE_LIMIT_MAX: '1000000' });
+      try {
+        const CALLER = 'feed'.repeat(7);
+        const traceparent = (sampled: boolean, i: number) => `00-${CALLER}${(i + 1).toString(16).padStart(4, '0')}-${'b'.repeat(16)}-${sampled ? '01' : '00'}`;
+        for (let i = 0; i < 20; i++) expect((await fetch(`${server.base}/health/live`, { headers: { traceparent: traceparent(true, i) } })).status).toBe(200);
+        for (let i = 20; i < 40; i++) expect((await fetch(`${server.base}/health/live`, { headers: { traceparent: traceparent(false, i) } })).status).toBe(200);
+        const own = 300;
+        for (let i = 0; i < own; i++) expect((await fetch(`${server.base}/health/live`)).status).toBe(200);
+        const servers = () => collector.spans.filter((s) => s.kind === 2);
+        await waitFor('the sampled callers\' spans', async () => (servers().filter((s) => s.traceId.startsWith(CALLER)).length >= 20 ? true : undefined));
+        await server.kill('SIGTERM');
+        const followed = servers().filter((s) => s.traceId.startsWith(CALLER));
+        expect(new Set(followed.map((s) => s.traceId)).size).toBe(20);
+        // Only the sampled callers' traces: those sent as unsampled (ids 21 to 40) are not there.
+        expect(followed.every((s) => parseInt(s.traceId.slice(-4), 16) <= 20)).toBe(true);
+        // Of the traces begun here, about a tenth (300 at p = 0.1: fewer than 1 or more than 70 is below one in a million).
+        const begunHere = servers().length - followed.length;
+        expect(begunHere).toBeGreaterThanOrEqual(1);
+        expect(begunHere).toBeLessThanOrEqual(70);
+      } finally {
+        await server.kill('SIGKILL');
+      }
+    } finally {
+      await collector.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+

@@ -19,3 +19,17 @@ export function otlpSignals(env: Env = process.env): { metrics: boolean; logs: b
   const named = (value: string | undefined) => !!value?.trim();
   return { metrics: named(env.OTEL_METRICS_EXPORTER), logs: named(env.OTEL_LOGS_EXPORTER) };
 }
+
+/** The default sampling: a tenth of the traces that start here, and whatever a caller's traceparent decided for the rest. */
+export const DEFAULT_SAMPLER = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } as const;
+
+/**
+ * Sets the standard sampler variables to DEFAULT_SAMPLER where OTEL_TRACES_SAMPLER is not set, before
+ * the SDK reads them. Tracing every request costs a busy service a share of its throughput
+ * (bench/README.md) for traces nobody reads; a tenth of them shows the same routes and their latency.
+ * OTEL_TRACES_SAMPLER (always_on, for one) still decides when it is set.
+ */
+export function applyDefaultSampling(env: Env = process.env): void {
+  if (env.OTEL_TRACES_SAMPLER?.trim()) return;
+  Object.assign(env, DEFAULT_SAMPLER);
+}
