@@ -2,6 +2,7 @@ import { chunkOf } from '../answers/answer-chunks';
 import type { AnswerSourceRow } from '../invites/invites.repository';
 import type { AnalysisAnswer, AnalysisResult, Quote, ReportResult } from './analysis/analysis.types';
 import { isVerbatimQuote } from './analysis/quotes';
+import { SENTIMENT_METHOD } from './analysis/sentiment-method';
 import { median, sentimentSplit } from './analysis/stats';
 import type { Yielder } from './analysis/yielder';
 
@@ -93,6 +94,7 @@ export class ReportAnswers {
       medianDurationSeconds: roundOrNull(median(this.durations)),
       medianAnswerWords: median(this.answers.map((a) => a.words)),
       sentiment: sentimentSplit(this.answers.map((a) => a.sentiment)),
+      sentimentMethod: SENTIMENT_METHOD,
       ...verifyQuotes(analysis, this.turns),
     };
   }

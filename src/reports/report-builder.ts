@@ -3,6 +3,7 @@ import { ANSWER_SOURCES_PER_READ } from '../answers/answer-chunks';
 import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';
 import type { InviteCounts, ReportResult } from './analysis/analysis.types';
+import { DEFAULT_ANALYSIS_OPTIONS } from './analysis/offline-analysis';
 import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
 import { gatherHere, type AnswerInsights } from './report-answers';
@@ -37,7 +38,7 @@ export class ReportBuilder {
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
     let insights: AnswerInsights;
     if (analyst.report) {
-      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime() }, analysisRun);
+      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime(), options: DEFAULT_ANALYSIS_OPTIONS, productName }, analysisRun);
     } else {
       const gathered = await gatherHere(
         pages,
@@ -46,7 +47,7 @@ export class ReportBuilder {
         analysisRun,
       );
       const context = { productName, productDesc, interviewName: interview.interviewName };
-      insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context }, analysisRun));
+      insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context, options: DEFAULT_ANALYSIS_OPTIONS }, analysisRun));
     }
     const invites: InviteCounts = {
       total: Object.values(tally.byStatus).reduce((a, b) => a + (b ?? 0), 0),

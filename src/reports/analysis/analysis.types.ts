@@ -56,40 +56,87 @@ export interface Keyphrase {
   answers: number;
 }
 
-/** A group of similar answers. */
+/** A group of similar answers: a theme of one question (`q<k>-t<n>`, `qx-t<n>`, `q<k>-c<n>`) or across the interview (`all-t<n>`). */
 export interface Theme {
-  /** A short label: the offline analysis names it by its most telling terms. */
+  /** Stable inside its report: `q<questionIndex>-t<n>`, `qx-t<n>` (unattributed answers), `all-t<n>`, `q<k>-c<n>` (codebook themes, n in the codebook's order). */
+  themeID: string;
+  /** One phrase of 1–4 words found in the theme's answers (offline), or a model's label (≤ 80 chars, no digits). */
   theme: string;
+  /** Offline: the theme's most typical answer excerpt, verbatim (≤ 200 chars). A model's: its own (≤ 300 chars, no digits). */
   description: string;
-  /** Distinct invites among the theme's members: computed by the server, never taken from a model. */
+  /** Phrases typical of the theme's answers, most telling first (may be empty). */
+  keyphrases: string[];
+  /** Distinct invites among the answers coded with this theme: computed by the server. */
   answers: number;
+  /** Answers coded with this theme: computed by the server. */
+  mentions: number;
   quotes: Quote[];
+  /** True for a theme found beside a codebook's themes (not in the codebook). */
+  emerging: boolean;
+  /** The language tag of the theme's answers (offline groups answers within one language); null when a model coded answers of several languages into it. */
+  language: string | null;
+}
+
+/** Answers that fell in no theme of their question. */
+export interface OtherGroup {
+  /** Distinct invites. */
+  answers: number;
+  /** Answers. */
+  mentions: number;
+}
+
+/** The codes of one answer the report read. */
+export interface AnswerCode {
+  linkID: string;
+  turnIndex: number;
+  questionIndex: number | null;
+  /** Its themes of its own question, in the order of that question's themes ([] = other). */
+  themeIDs: string[];
+  /** Its themes across the interview (`all-t<n>`), [] when none. Not shown by getCodes; kept so counts can be recomputed. */
+  acrossThemeIDs: string[];
 }
 
 export interface QuestionReport {
-  /** null: the answers attributed to no guideline question (the closing "anything else", unattributed turns). */
   questionIndex: number | null;
   question: string | null;
-  /** Distinct invites with at least one answer to it. */
   answered: number;
-  /** Median words per answer; null when there is no answer. */
   medianWords: number | null;
   sentiment: SentimentSplit;
   keyphrases: Keyphrase[];
   themes: Theme[];
-  /** The most positive and the most negative scored answers, when there are any. */
   quotes: Quote[];
+  /** Answers in some theme ÷ answers, 0–1 (4 decimals); null with no answer. */
+  coverage: number | null;
+  other: OtherGroup;
 }
 
-/** What an analysis (offline or a model's) makes of the answers: the parts of a report's result it decides. */
 export interface AnalysisResult {
   questions: QuestionReport[];
-  /** Themes across the whole interview. */
   themes: Theme[];
-  /** Quotes a model gave that were not verbatim, dropped. */
   droppedQuotes: number;
-  /** What the reader should know about how the result was made (e.g. which parts fell back to the offline analysis). */
   notes: string[];
+  /** One per answer read, in the order of getAnswers (invite order, then turn order). Stored apart from the report's result JSON by the api branch. */
+  codes: AnswerCode[];
+}
+
+/** A codebook theme as the analysis is given it. */
+export interface CodebookTheme {
+  theme: string;
+  description: string | null;
+  examples: string[];
+}
+
+export interface CodebookQuestion {
+  questionIndex: number;
+  themes: CodebookTheme[];
+}
+
+/** What a report asks of its analysis besides the answers. */
+export interface AnalysisOptions {
+  /** 2–30, default 12: at most this many themes per question (codebook themes count too; emerging ones fill what is left). */
+  maxThemes: number;
+  /** The interview's codebook at the time the report runs ([] when none). */
+  codebook: CodebookQuestion[];
 }
 
 export interface InviteCounts {
@@ -111,4 +158,6 @@ export interface ReportResult extends AnalysisResult {
   medianDurationSeconds: number | null;
   medianAnswerWords: number | null;
   sentiment: SentimentSplit;
+  /** How the answers' sentiment was scored (SENTIMENT_METHOD). */
+  sentimentMethod: string;
 }

@@ -1,5 +1,5 @@
 import type { AnswerSourceRow } from '../../invites/invites.repository';
-import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
+import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
 import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import type { Yielder } from '../analysis/yielder';
 import type { AnswerInsights } from '../report-answers';
@@ -10,6 +10,7 @@ export interface AnalysisInput {
   answers: AnalysisAnswer[];
   /** For a model's prompt: never the organization, the invites or the interviewees. */
   context: { productName: string; productDesc: string | null; interviewName: string };
+  options: AnalysisOptions;
 }
 
 /** How a run goes: the event loop is shared with requests (yield), progress is shown, and the run may be stopped. */
@@ -40,6 +41,9 @@ export interface ReportInput {
   questions: AnalysisQuestion[];
   pages: AsyncIterable<AnswerSourceRow[]>;
   cutoff: number;
+  options: AnalysisOptions;
+  /** The product's name: its words alone never name a theme offline. */
+  productName: string;
 }
 
 /**
@@ -51,7 +55,7 @@ export class OfflineAnalyst implements Analyst {
   constructor(private readonly runner: OfflineAnalysisRunner) {}
 
   analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult> {
-    return this.runner.analyze({ questions: input.questions, answers: input.answers }, run);
+    return this.runner.analyze({ questions: input.questions, answers: input.answers, options: input.options, productName: input.context.productName }, run);
   }
 
   report(input: ReportInput, run: AnalysisRun): Promise<AnswerInsights> {

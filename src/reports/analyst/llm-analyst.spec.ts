@@ -57,7 +57,8 @@ const ANSWERS: AnalysisAnswer[] = [
 ];
 
 const CONTEXT: AnalysisInput['context'] = { productName: 'Acme Notes', productDesc: 'A note-taking app for teams.', interviewName: 'Onboarding friction, Q4' };
-const INPUT: AnalysisInput = { questions: QUESTIONS, answers: ANSWERS, context: CONTEXT };
+const OPTIONS: AnalysisInput['options'] = { maxThemes: 12, codebook: [] };
+const INPUT: AnalysisInput = { questions: QUESTIONS, answers: ANSWERS, context: CONTEXT, options: OPTIONS };
 
 /** A chat completion whose message content is `content`. */
 function completion(content: string | null, extra: Record<string, unknown> = {}, finishReason = 'stop'): string {
@@ -602,7 +603,7 @@ describe(LlmAnalyst.name, () => {
     const text = (k: number) => `Answer ${k} says: ${filler.repeat(12)}and that is all.`;
     const LONG = `Answer 12 says: the longest answer of all begins here, ${filler.repeat(400)}and ends here.`;
     const batchAnswers = [...Array.from({ length: 12 }, (_, k) => answer(`lnk-BATCH-${k}`, 1, 0, text(k), 0.1)), answer('lnk-BATCH-12', 1, 0, LONG, 0.1)];
-    const batchInput: AnalysisInput = { questions: [QUESTIONS[0]], answers: batchAnswers, context: CONTEXT };
+    const batchInput: AnalysisInput = { questions: [QUESTIONS[0]], answers: batchAnswers, context: CONTEXT, options: OPTIONS };
     const numberOf = (line: { text: string }) => Number(/^Answer (\d+) says/.exec(line.text)?.[1]);
 
     /** The first odd answer of a request, quoted by its first three words. */
@@ -759,7 +760,7 @@ describe(LlmAnalyst.name, () => {
     });
 
     it('makes no request when there is no answer', async () => {
-      const result = await analyze({}, { questions: QUESTIONS, answers: [], context: CONTEXT });
+      const result = await analyze({}, { questions: QUESTIONS, answers: [], context: CONTEXT, options: OPTIONS });
       expect(requests).toEqual([]);
       expect(result).toEqual(await analyzeOffline({ questions: QUESTIONS, answers: [] }));
     });

@@ -171,7 +171,7 @@ export class LlmAnalyst implements Analyst {
       }
     }
     progress(1);
-    return { questions, themes, droppedQuotes, notes: [...offline.notes, ...notes] };
+    return { questions, themes, droppedQuotes, notes: [...offline.notes, ...notes], codes: offline.codes };
   }
 
   /** One question's themes, its answers sent in batches that fit the context; the codebook grows batch by batch. */
@@ -379,13 +379,19 @@ function rank(coded: readonly CodedTheme[], answers: readonly AnalysisAnswer[]):
 /** The report's themes: their interviewees counted from their members. */
 async function toThemes(coded: readonly CodedTheme[], answers: readonly AnalysisAnswer[], yielder: Yielder): Promise<Theme[]> {
   const themes: Theme[] = [];
-  for (const theme of coded) {
+  for (const [i, theme] of coded.entries()) {
     if (yielder.due()) await yielder.giveWay();
     themes.push({
+      // The model's themes are not coded answer by answer yet: numbered in order, counted from their members.
+      themeID: `t${i + 1}`,
       theme: theme.theme,
       description: theme.description,
+      keyphrases: [],
       answers: distinctLinks(theme.members, answers),
+      mentions: [...theme.members].length,
       quotes: theme.quotes.map(({ doc, text }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text })),
+      emerging: false,
+      language: null,
     });
   }
   return themes;

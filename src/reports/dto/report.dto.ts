@@ -31,7 +31,10 @@ export class KeyphraseDto implements Keyphrase {
 }
 
 export class ThemeDto implements Theme {
-  @ApiProperty({ maxLength: 200, example: 'import · slow', description: 'A short label.' })
+  @ApiProperty({ maxLength: 40, example: 'q0-t1', description: 'Stable inside its report.' })
+  themeID: string;
+
+  @ApiProperty({ maxLength: 200, example: 'slow import', description: 'A short label.' })
   theme: string;
 
   @ApiProperty({ maxLength: TEXT_MAX, example: '14 similar answers; 11 mention import and 6 slow.' })
@@ -42,6 +45,26 @@ export class ThemeDto implements Theme {
 
   @ApiProperty({ type: [QuoteDto], maxItems: LIST_MAX, description: 'Typical answers of the theme, verbatim.' })
   quotes: QuoteDto[];
+
+  @ApiProperty({ type: [String], maxItems: LIST_MAX, example: ['slow import'], description: "Phrases typical of the theme's answers." })
+  keyphrases: string[];
+
+  @ApiProperty({ ...COUNT, example: 11, description: 'Answers coded with the theme.' })
+  mentions: number;
+
+  @ApiProperty({ example: false, description: "True for a theme found beside a codebook's themes." })
+  emerging: boolean;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: 35, example: 'en', description: "The language of the theme's answers." })
+  language: string | null;
+}
+
+export class OtherGroupDto {
+  @ApiProperty({ ...COUNT, example: 2, description: 'Interviewees (distinct invites) with answers in no theme.' })
+  answers: number;
+
+  @ApiProperty({ ...COUNT, example: 3, description: 'Answers in no theme.' })
+  mentions: number;
 }
 
 export class SentimentSplitDto implements SentimentSplit {
@@ -93,6 +116,12 @@ export class QuestionReportDto implements QuestionReport {
 
   @ApiProperty({ type: [QuoteDto], maxItems: 2, description: 'The most positive scored answer, then the most negative, when there are such answers (quoted at the sentence that carries it).' })
   quotes: QuoteDto[];
+
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.92, description: 'Answers in some theme ÷ answers; null without answers.' })
+  coverage: number | null;
+
+  @ApiProperty({ type: OtherGroupDto })
+  other: OtherGroupDto;
 }
 
 export class InviteCountsDto implements InviteCounts {

@@ -13,10 +13,15 @@ const split = (negative: number, neutral: number, positive: number, mean: number
 });
 
 const theme = (label: string, answers: number, ...texts: string[]): Theme => ({
+  themeID: 'q0-t1',
   theme: label,
   description: `About ${label}.`,
+  keyphrases: [],
   answers,
+  mentions: answers,
   quotes: texts.map((text, turnIndex) => ({ linkID: LINK, turnIndex, text })),
+  emerging: false,
+  language: 'en',
 });
 
 const question = (questionIndex: number | null, overrides: Partial<QuestionReport> = {}): QuestionReport => ({
@@ -28,6 +33,8 @@ const question = (questionIndex: number | null, overrides: Partial<QuestionRepor
   keyphrases: [{ phrase: 'onboarding flow', answers: 9 }],
   themes: [theme('Setup takes too long', 7, 'it took me most of an afternoon')],
   quotes: [{ linkID: LINK, turnIndex: 4, text: 'I love how fast the search is now' }],
+  coverage: 0.9,
+  other: { answers: 2, mentions: 2 },
   ...overrides,
 });
 
@@ -41,6 +48,8 @@ const result = (overrides: Partial<ReportResult> = {}): ReportResult => ({
   themes: [theme('Onboarding friction', 11, 'setup was the hard part'), theme('Search speed', 6, 'search feels instant now')],
   droppedQuotes: 2,
   notes: ['The themes of question 2 fell back to the offline analysis.'],
+  codes: [],
+  sentimentMethod: 'vader',
   ...overrides,
 });
 
@@ -94,11 +103,11 @@ describe(renderReportPage.name, () => {
           question(0, {
             question: hostile(3),
             keyphrases: [{ phrase: hostile(4), answers: 2 }],
-            themes: [{ theme: hostile(5), description: hostile(6), answers: 3, quotes: [{ linkID: LINK, turnIndex: 1, text: hostile(7) }] }],
+            themes: [{ ...theme(hostile(5), 3), description: hostile(6), quotes: [{ linkID: LINK, turnIndex: 1, text: hostile(7) }] }],
             quotes: [{ linkID: LINK, turnIndex: 2, text: hostile(8) }],
           }),
         ],
-        themes: [{ theme: hostile(9), description: hostile(10), answers: 1, quotes: [{ linkID: LINK, turnIndex: 3, text: hostile(11) }] }],
+        themes: [{ ...theme(hostile(9), 1), description: hostile(10), quotes: [{ linkID: LINK, turnIndex: 3, text: hostile(11) }] }],
         notes: [hostile(12)],
       }),
     });
