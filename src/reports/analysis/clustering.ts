@@ -25,10 +25,10 @@ export interface GroupingOptions {
 }
 
 /** The fitting sample: the number of groups and their centroids are found on at most this many rows, spread evenly. */
-export const SAMPLE_SIZE = 4000;
+export const SAMPLE_SIZE = 3000;
 /** k-means runs with this many times the groups wanted, and the fragments are merged back. */
 const OVERSPLIT = 3;
-const MAX_ITERATIONS = 25;
+const MAX_ITERATIONS = 15;
 
 function evenSample(rows: SparseRows, size: number): Int32Array {
   const nonEmpty: number[] = [];

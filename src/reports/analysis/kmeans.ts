@@ -114,8 +114,9 @@ export async function sphericalKMeans(
       similarity[row] = bestSimilarity;
       if (yielder.due()) await yielder.giveWay();
     }
-    // Stop after an assignment, so that `similarity` measures against the centroids returned.
-    if (changed === 0 || iteration === maxIterations - 1) break;
+    // Stop after an assignment, so that `similarity` measures against the centroids returned; once
+    // fewer than 1 row in 500 moves, further rounds only polish.
+    if (changed <= Math.floor(members.length / 500) || iteration === maxIterations - 1) break;
 
     centroids.fill(0);
     sizes.fill(0);

@@ -8,51 +8,96 @@ const MAX_PHRASE = 3;
 /** A longer phrase found in at least this share of the answers of a phrase it contains is the better label. */
 const LONGER_WINS = 0.6;
 const MAX_KEYPHRASES = 5;
+/**
+ * Phrases are counted on an even sample of at most this many of a group's answers (and of all answers,
+ * for "elsewhere"): shares are what matter, and counting every phrase of 100,000 answers was half of a
+ * large report's time. The label's own share is then counted on all the group's answers.
+ */
+export const PHRASE_SAMPLE = 1500;
+
+/** At most `size` of `docs`, spread evenly over their order (all of them when fewer). */
+export function evenly<T>(docs: readonly T[], size: number): T[] {
+  if (docs.length <= size) return [...docs];
+  return Array.from({ length: size }, (_, i) => docs[Math.floor((i * docs.length) / size)]);
+}
+
+/** How many of `docs` contain the phrase `key`. */
+function answersWith(corpus: Corpus, docs: readonly number[], key: number): number {
+  let count = 0;
+  for (const d of docs) {
+    let found = false;
+    forEachPhrase(corpus, d, (k) => (found ||= k === key));
+    if (found) count++;
+  }
+  return count;
+}
 
 /** A phrase of consecutive terms (no punctuation, stop word or other dropped word between), by its stems. */
 interface Phrase {
-  key: string;
-  stems: number[];
+  key: number;
   /** Answers of the group that contain it. */
   answers: number;
-  /** The way it is most often written in them (term ids), and how often each way was seen. */
-  forms: Map<string, number>;
 }
 
-/** Phrases (1 to MAX_PHRASE stems) of some answers, each counted once per answer. */
-export function phrasesOf(corpus: Corpus, docs: readonly number[]): Map<string, Phrase> {
+/**
+ * A phrase's number: its stems s1 [s2 [s3]] in base S (the corpus's stem count), offset by length so that
+ * lengths never collide: s1; S + s1·S + s2; S + S² + (s1·S + s2)·S + s3 (exact while S³ < 2⁵³).
+ */
+function forEachPhrase(corpus: Corpus, d: number, emit: (key: number, start: number, length: number) => void): void {
   const { tokens, starts, stemOf } = corpus;
-  const phrases = new Map<string, Phrase>();
-  const seen = new Set<string>();
-  for (const d of docs) {
-    seen.clear();
-    for (let i = starts[d]; i < starts[d + 1]; i++) {
-      for (let length = 1; length <= MAX_PHRASE && i + length <= starts[d + 1]; length++) {
-        const last = tokens[i + length - 1];
-        if (last === RUN_BREAK) break;
-        const ids = Array.from(tokens.subarray(i, i + length));
-        const stems = ids.map((id) => stemOf[id]);
-        const key = stems.join(',');
-        let phrase = phrases.get(key);
-        if (!phrase) phrases.set(key, (phrase = { key, stems, answers: 0, forms: new Map() }));
-        const form = ids.join(',');
-        phrase.forms.set(form, (phrase.forms.get(form) ?? 0) + 1);
-        if (!seen.has(key)) {
-          seen.add(key);
-          phrase.answers++;
-        }
-      }
+  const S = corpus.stems.length;
+  const end = starts[d + 1];
+  for (let i = starts[d]; i < end; i++) {
+    let key = 0;
+    for (let length = 1; length <= MAX_PHRASE && i + length <= end; length++) {
+      const id = tokens[i + length - 1];
+      if (id === RUN_BREAK) break;
+      const stem = stemOf[id];
+      key = length === 1 ? stem : length === 2 ? S + key * S + stem : S + S * S + (key - S) * S + stem;
+      emit(key, i, length);
     }
   }
-  return phrases;
 }
 
-/** A phrase as its answers most often write it (ties: the first in code order), words joined as the language writes them. */
-function written(corpus: Corpus, phrase: Phrase): string {
+/** How many of some answers contain each phrase (1 to MAX_PHRASE stems), each answer counted once. */
+export function phrasesOf(corpus: Corpus, docs: readonly number[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  const seen = new Set<number>();
+  for (const d of docs) {
+    seen.clear();
+    forEachPhrase(corpus, d, (key) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    });
+  }
+  return counts;
+}
+
+/** A phrase's stems from its number. */
+function stemsOf(corpus: Corpus, key: number): number[] {
+  const S = corpus.stems.length;
+  if (key < S) return [key];
+  if (key < S + S * S) return [Math.floor((key - S) / S), (key - S) % S];
+  const rest = key - S - S * S;
+  return [Math.floor(rest / (S * S)), Math.floor(rest / S) % S, rest % S];
+}
+
+/** A phrase as some answers most often write it (ties: the first seen), words joined as the language writes them, and its terms. */
+function written(corpus: Corpus, docs: readonly number[], key: number): { text: string; terms: Set<string> } {
+  const forms = new Map<string, number>();
+  for (const d of docs) {
+    forEachPhrase(corpus, d, (k, start, length) => {
+      if (k !== key) return;
+      const form = Array.from(corpus.tokens.subarray(start, start + length)).join(',');
+      forms.set(form, (forms.get(form) ?? 0) + 1);
+    });
+  }
   let best = '';
-  let count = -1;
-  for (const [form, n] of phrase.forms) if (n > count || (n === count && form < best)) [best, count] = [form, n];
-  return joinTerms(best.split(',').map((id) => corpus.terms[Number(id)]));
+  let count = 0;
+  for (const [form, n] of forms) if (n > count) [best, count] = [form, n];
+  const terms = best.split(',').map((id) => corpus.terms[Number(id)]);
+  return { text: joinTerms(terms), terms: new Set(terms) };
 }
 
 export interface Label {
@@ -73,32 +118,48 @@ export interface Label {
  * rather than "support"). A phrase of a single excluded stem (a word of the product's name) is never a
  * label. Null when no phrase qualifies: the answers have nothing in common to name.
  */
-export function labelOf(corpus: Corpus, docs: readonly number[], everywhere: ReadonlyMap<string, number>, total: number, excluded: ReadonlySet<number>): Label | null {
-  const phrases = phrasesOf(corpus, docs);
-  const floor = Math.max(2, Math.ceil(LABEL_MIN_SHARE * docs.length));
-  const score = (phrase: Phrase) => (phrase.answers / docs.length) * Math.log(1 + total / Math.max(phrase.answers, everywhere.get(phrase.key) ?? phrase.answers));
-  const candidates = [...phrases.values()].filter((p) => !(p.stems.length === 1 && excluded.has(p.stems[0])));
-  const ranked = candidates.map((phrase) => ({ phrase, score: score(phrase) })).sort((a, b) => b.score - a.score || (a.phrase.key < b.phrase.key ? -1 : 1));
-  const qualified = ranked.filter(({ phrase }) => phrase.answers >= floor);
-  if (!qualified.length) return null;
-  let best = qualified[0].phrase;
-  // A longer phrase that contains the best one and is found in most of its answers says more.
-  for (const { phrase } of qualified) {
-    if (phrase.stems.length > best.stems.length && phrase.answers >= LONGER_WINS * best.answers && `,${phrase.key},`.includes(`,${best.key},`)) best = phrase;
+export function labelOf(corpus: Corpus, docs: readonly number[], everywhere: ReadonlyMap<number, number>, total: number, excluded: ReadonlySet<number>): Label | null {
+  const sample = evenly(docs, PHRASE_SAMPLE);
+  const counts = phrasesOf(corpus, sample);
+  const floor = Math.max(2, Math.ceil(LABEL_MIN_SHARE * sample.length));
+  const ranked: { phrase: Phrase; score: number }[] = [];
+  for (const [key, answers] of counts) {
+    if (answers < 2 || (key < corpus.stems.length && excluded.has(key))) continue;
+    const score = (answers / sample.length) * Math.log(1 + total / Math.max(answers, everywhere.get(key) ?? answers));
+    ranked.push({ phrase: { key, answers }, score });
   }
-  const keyphrases: string[] = [written(corpus, best)];
+  ranked.sort((a, b) => b.score - a.score || a.phrase.key - b.phrase.key);
+  // Counted on a sample: a phrase qualifies when its share of all the group's answers holds too (checked only for those in the running).
+  const exact = new Map<number, boolean>();
+  const holds = (phrase: Phrase) => {
+    if (sample.length === docs.length) return true;
+    let ok = exact.get(phrase.key);
+    if (ok === undefined) exact.set(phrase.key, (ok = answersWith(corpus, docs, phrase.key) >= LABEL_MIN_SHARE * docs.length));
+    return ok;
+  };
+  const candidates = ranked.filter(({ phrase }) => phrase.answers >= floor).map(({ phrase }) => phrase);
+  let best = candidates.find(holds);
+  if (!best) return null;
+  let bestStems = stemsOf(corpus, best.key);
+  // A longer phrase that contains the best one and is found in most of its answers says more.
+  for (const phrase of candidates) {
+    const stems = stemsOf(corpus, phrase.key);
+    if (stems.length > bestStems.length && phrase.answers >= LONGER_WINS * best.answers && `,${stems.join(',')},`.includes(`,${bestStems.join(',')},`) && holds(phrase)) {
+      [best, bestStems] = [phrase, stems];
+    }
+  }
+  const label = written(corpus, sample, best.key);
+  const keyphrases: string[] = [label.text];
   for (const { phrase } of ranked) {
-    if (keyphrases.length === MAX_KEYPHRASES || phrase.answers < 2) break;
-    const text = written(corpus, phrase);
+    if (keyphrases.length === MAX_KEYPHRASES) break;
+    const text = written(corpus, sample, phrase.key).text;
     if (!keyphrases.some((k) => k.includes(text) || text.includes(k))) keyphrases.push(text);
   }
-  const form = [...best.forms.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
-  return { label: written(corpus, best), key: best.key, terms: new Set(form.split(',').map((id) => corpus.terms[Number(id)])), keyphrases };
+  return { label: label.text, key: bestStems.join(','), terms: label.terms, keyphrases };
 }
 
 /** How many answers contain each phrase, over all the answers a set of groups was found among (the "elsewhere" of labelOf). */
-export function phraseSpreadOf(corpus: Corpus, docs: readonly number[]): Map<string, number> {
-  const spread = new Map<string, number>();
-  for (const [key, phrase] of phrasesOf(corpus, docs)) spread.set(key, phrase.answers);
-  return spread;
+export function phraseSpreadOf(corpus: Corpus, docs: readonly number[]): { spread: Map<number, number>; total: number } {
+  const sample = evenly(docs, PHRASE_SAMPLE * 2);
+  return { spread: phrasesOf(corpus, sample), total: sample.length };
 }

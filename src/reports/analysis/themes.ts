@@ -7,7 +7,7 @@ import { labelOf, phraseSpreadOf, type Label } from './labels';
 import { stemmerFor } from './stemmers';
 import { baseLanguage } from './stopwords';
 import { forEachTerm, termRules } from './tokenize';
-import { keysOfStems, vectorize, vectorOfKeys, type Vectors } from './vectors';
+import { vectorize, vectorOfKeys, type Vectors } from './vectors';
 import type { Yielder } from './yielder';
 
 /** What the LLM analyst asks a model for at most (the offline analysis takes the report's maxThemes). */
@@ -151,7 +151,7 @@ function stemRuns(corpus: Corpus, text: string, language: string): number[][] {
 async function matchCodebook(corpus: Corpus, vectors: Vectors, codebook: readonly CodebookTheme[], language: string, drafts: Draft[], yielder: Yielder): Promise<number[]> {
   const targets = codebook.map((theme) => {
     const text = [theme.theme, theme.description ?? '', ...theme.examples].join('\n');
-    return vectorOfKeys(vectors, keysOfStems(stemRuns(corpus, text, language), vectors.stemCount));
+    return vectorOfKeys(vectors, stemRuns(corpus, text, language).flat());
   });
   const { rows } = vectors;
   const rest: number[] = [];
@@ -200,7 +200,7 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
   const minRows = Math.max(MIN_INVITES, Math.ceil(MIN_SHARE * Math.min(subset.length, 4000)));
   let grouping = await groupRows(rows, { maxGroups: cap, minRows, mergeAt: MERGE_AT, minFit: MIN_FIT, seed: SEED }, yielder);
   const allDocs = subset.map((_, i) => docOf(i));
-  const spread = phraseSpreadOf(corpus, allDocs);
+  const { spread, total } = phraseSpreadOf(corpus, allDocs);
   if (yielder.due()) await yielder.giveWay();
 
   for (let round = 0; round < 4; round++) {
@@ -211,7 +211,7 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
     for (const rowsOf of members) {
       const groupDocs = rowsOf.map(docOf);
       const invites = new Set(groupDocs.map((d) => corpus.links[d])).size;
-      const label = invites >= MIN_INVITES ? labelOf(corpus, groupDocs, spread, allDocs.length, excluded) : null;
+      const label = invites >= MIN_INVITES ? labelOf(corpus, groupDocs, spread, total, excluded) : null;
       if (!label) {
         changed ||= rowsOf.length > 0;
         continue;

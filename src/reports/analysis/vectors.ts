@@ -2,49 +2,36 @@ import { RUN_BREAK, type Corpus } from './corpus';
 import type { SparseRows } from './kmeans';
 import type { Yielder } from './yielder';
 
-/** Answers as TF-IDF vectors over their stems and pairs of adjacent stems, one row per answer given. */
+/** Answers as TF-IDF vectors over their stems, one row per answer given. */
 export interface Vectors {
   rows: SparseRows;
   /** Row → its answer in the corpus (row r is `docs[r]` of the answers given). */
   docOfRow: Int32Array;
-  /** Feature → its stems (one, or two for a pair). */
-  featureStems: Int32Array[];
+
   /** Feature → its idf over the answers vectorised. */
   idf: Float64Array;
-  /** A feature's index by its key (stem id, or pair key), for texts vectorised into the same space later. */
+  /** A feature's index by its stem id, for texts vectorised into the same space later. */
   featureOf: Map<number, number>;
-  /** Stems in the corpus: pair keys are `a * stemCount + b + stemCount`. */
-  stemCount: number;
 }
 
-/** A text's features as keys: stems, and adjacent pairs of stems within a run (no punctuation or dropped word between). */
+/** A text's features as keys: its stems (pairs of adjacent stems were tried: on banking77 they lowered NMI a little and cost time). */
 function forEachKey(corpus: Corpus, d: number, excluded: ReadonlySet<number>, emit: (key: number) => void): void {
   const { tokens, starts, stemOf } = corpus;
-  const stemCount = corpus.stems.length;
-  let previous = -1;
   for (let i = starts[d]; i < starts[d + 1]; i++) {
     const id = tokens[i];
-    if (id === RUN_BREAK || excluded.has(stemOf[id])) {
-      previous = -1;
-      continue;
-    }
-    const stem = stemOf[id];
-    emit(stem);
-    if (previous >= 0 && previous !== stem) emit(previous * stemCount + stem + stemCount);
-    previous = stem;
+    if (id !== RUN_BREAK && !excluded.has(stemOf[id])) emit(stemOf[id]);
   }
 }
 
 /**
  * TF-IDF vectors of some answers: sublinear term frequency (1 + ln tf) times smoothed idf, L2-normalised,
  * so that cosine similarity compares what answers are about rather than how long they are. Features
- * are stems (so "cards" and "card" are one) and pairs of adjacent stems ("card arrive" says more than
- * "card" and "arrive" apart); one found in a single answer cannot make two answers alike and is left out.
+ * are stems (so "cards" and "card" are one); one found in a single answer cannot make two answers alike
+ * and is left out.
  * Every answer gets a row, empty when none of its features is kept. `excluded` stems (the product's
  * name) are no feature: answers are not alike for naming the product.
  */
 export async function vectorize(corpus: Corpus, docs: readonly number[], excluded: ReadonlySet<number>, yielder: Yielder): Promise<Vectors> {
-  const stemCount = corpus.stems.length;
   const frequency = new Map<number, number>();
   const seen = new Set<number>();
   for (const d of docs) {
@@ -58,11 +45,9 @@ export async function vectorize(corpus: Corpus, docs: readonly number[], exclude
   }
   const featureOf = new Map<number, number>();
   const keys = [...frequency.entries()].filter(([, count]) => count >= 2).map(([key]) => key).sort((a, b) => a - b);
-  const featureStems: Int32Array[] = [];
   const idf = new Float64Array(keys.length);
   keys.forEach((key, feature) => {
     featureOf.set(key, feature);
-    featureStems.push(key < stemCount ? Int32Array.of(key) : Int32Array.of(Math.floor((key - stemCount) / stemCount), (key - stemCount) % stemCount));
     idf[feature] = Math.log((1 + docs.length) / (1 + frequency.get(key)!)) + 1;
   });
   if (yielder.due()) await yielder.giveWay();
@@ -95,10 +80,8 @@ export async function vectorize(corpus: Corpus, docs: readonly number[], exclude
   return {
     rows: { starts, features: Int32Array.from(features), weights: Float32Array.from(weights), dim: keys.length },
     docOfRow: Int32Array.from(docs),
-    featureStems,
     idf,
     featureOf,
-    stemCount,
   };
 }
 
@@ -120,14 +103,3 @@ export function vectorOfKeys(vectors: Vectors, keys: Iterable<number>): Map<numb
   return vector;
 }
 
-/** The keys of a run of stem ids (a text outside the corpus, as stems), for vectorOfKeys: stems and adjacent pairs. */
-export function keysOfStems(runs: readonly (readonly number[])[], stemCount: number): number[] {
-  const keys: number[] = [];
-  for (const run of runs) {
-    run.forEach((stem, i) => {
-      keys.push(stem);
-      if (i > 0 && run[i - 1] !== stem) keys.push(run[i - 1] * stemCount + stem + stemCount);
-    });
-  }
-  return keys;
-}
