@@ -1,11 +1,11 @@
-import { foldMean, sentimentOf } from './sentiment';
+import { answerSentiment, foldMean, sentimentOf } from './sentiment';
 
 describe(sentimentOf.name, () => {
   it.each([
     ['I love it, it is really great!', 0.5, 1],
     ['This is terrible and I hate the new pricing.', -1, -0.5],
     ['It is not bad.', 0, 1],
-    ['We use it on Mondays.', -0.05, 0.05],
+    ['We use it on Mondays.', 0, 0],
   ])('scores %p between %p and %p', (text, low, high) => {
     const score = sentimentOf(text);
     expect(score).toBeGreaterThanOrEqual(low);
@@ -15,6 +15,47 @@ describe(sentimentOf.name, () => {
   it('stays within -1 and 1 for extreme text', () => {
     expect(sentimentOf('BEST BEST BEST!!! love love love 😍😍😍')).toBeLessThanOrEqual(1);
     expect(sentimentOf('WORST WORST!!! hate hate hate awful horrible')).toBeGreaterThanOrEqual(-1);
+  });
+});
+
+describe(answerSentiment.name, () => {
+  it('reads complaints as negative, sentence by sentence (the issue\'s examples)', () => {
+    expect(answerSentiment('Deliveries are constantly late… meat was warm… Customer support only offered a credit.', 'en')).toBeLessThan(-0.05);
+    expect(answerSentiment('The price is way too high… I paused my subscription', 'en')).toBeLessThan(-0.05);
+  });
+
+  it('gives no score to an answer with no word that carries sentiment', () => {
+    expect(answerSentiment('No.', 'en')).toBeNull();
+    expect(answerSentiment('We use it on Mondays.', 'en')).toBeNull();
+    expect(answerSentiment('tlhIngan Hol vIjatlh', 'tlh')).toBeNull();
+  });
+
+  it('turns a negated word and weighs what follows "but" more', () => {
+    expect(answerSentiment('It is not good.', 'en')).toBeLessThan(-0.05);
+    expect(answerSentiment('The food is great, but the delivery is always late and the box is broken.', 'en')).toBeLessThan(-0.05);
+    expect(answerSentiment('The delivery was late, but the food is excellent and I love it.', 'en')).toBeGreaterThan(0.05);
+  });
+
+  it.each([
+    ['ja', '配達がいつも遅くて残念です。', -1],
+    ['ja', '料理はとても美味しかったです。', 1],
+    ['ja', '価格が高すぎると思います。', -1],
+    ['es', 'Me encanta la variedad de recetas.', 1],
+    ['de', 'Die Lieferung kommt immer zu spät, sehr enttäuschend.', -1],
+    ['de', 'Das Essen ist ausgezeichnet!', 1],
+    ['fr', 'Le service est horrible.', -1],
+    ['fr', "C'est excellent.", 1],
+    ['zh', '价格太贵了，我很失望。', -1],
+    ['zh', '服务很好，我很满意。', 1],
+    ['it', 'Il cibo è ottimo.', 1],
+    ['nl', 'Het eten was slecht.', -1],
+    ['tr', 'Yemek çok kötüydü.', -1],
+    ['pl', 'Jedzenie było wspaniałe.', 1],
+    ['ar', 'الخدمة ممتازة', 1],
+  ])('scores %s "%s" with sign %d', (language, text, sign) => {
+    const score = answerSentiment(text, language);
+    expect(score).not.toBeNull();
+    expect(Math.sign(score!) * Math.min(1, Math.abs(score!) / 0.05)).toBe(sign);
   });
 });
 

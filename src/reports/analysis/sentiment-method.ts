@@ -1,2 +1,5 @@
-/** How answers are scored for sentiment, named in every report's result (see src/profiles/sentiment.ts). */
-export const SENTIMENT_METHOD = 'vader';
+/**
+ * How answers are scored for sentiment, named in every report's result: VADER's rules sentence by
+ * sentence over VADER's English lexicon and the per-language lexicons of src/profiles/sentiment-lexicons.ts.
+ */
+export const SENTIMENT_METHOD = 'vader-rules+lexicons/v1';
