@@ -3,7 +3,7 @@ import { IncomingHttpHeaders, Server, ServerResponse, createServer } from 'node:
 import type { AddressInfo } from 'node:net';
 import { countWords } from '../../interviewers/default-interviewer';
 import { OpenAiAgentConfig, Secret } from '../../interviewers/interviewers.config';
-import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
+import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult, Theme } from '../analysis/analysis.types';
 import { analyzeOffline } from '../analysis/offline-analysis';
 import { Yielder } from '../analysis/yielder';
 import type { AnalysisInput } from './analyst';
@@ -25,6 +25,16 @@ interface Recorded {
   };
 }
 type Responder = (request: Recorded, res: ServerResponse) => void;
+
+/** A theme the model coded, as the analyst reports it: numbered in order, mentions counted from its members, no keyphrases or language. */
+const modelTheme = (themeID: string, mentions: number, theme: Pick<Theme, 'theme' | 'description' | 'answers' | 'quotes'>): Theme => ({
+  themeID,
+  keyphrases: [],
+  mentions,
+  emerging: false,
+  language: null,
+  ...theme,
+});
 
 const API_KEY = 'sk-test-9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a40';
 /** Recognisable linkIDs: none may reach a prompt. */
@@ -327,7 +337,7 @@ describe(LlmAnalyst.name, () => {
       expect(result.questions.map((q) => q.themes)).toEqual([
         [
           // ben, ana (a follow-up), dev.
-          {
+          modelTheme('t1', 3, {
             theme: 'Cost',
             description: 'The price or the free plan made it easy to start.',
             answers: 3,
@@ -335,16 +345,16 @@ describe(LlmAnalyst.name, () => {
               { linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' },
               { linkID: LINK.ana, turnIndex: 3, text: 'the price was lower than what we paid before.' },
             ],
-          },
-          { theme: 'Word of mouth', description: 'Someone they trust uses it.', answers: 2, quotes: [{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }] },
-          // Two of its three answers are Ana's.
-          { theme: 'Team decision', description: 'The team chose it.', answers: 2, quotes: [{ linkID: LINK.cleo, turnIndex: 1, text: 'My manager asked us' }] },
+          }),
+          modelTheme('t2', 2, { theme: 'Word of mouth', description: 'Someone they trust uses it.', answers: 2, quotes: [{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }] }),
+          // Two of its three answers are Ana's: 2 interviewees, 3 mentions.
+          modelTheme('t3', 3, { theme: 'Team decision', description: 'The team chose it.', answers: 2, quotes: [{ linkID: LINK.cleo, turnIndex: 1, text: 'My manager asked us' }] }),
         ],
         [
-          { theme: 'Import failures', description: 'Importing old notes failed.', answers: 2, quotes: [{ linkID: LINK.ana, turnIndex: 5, text: 'The import from our old tool failed twice' }] },
-          { theme: 'Slow setup', description: 'Setting up took too long.', answers: 1, quotes: [] },
+          modelTheme('t1', 2, { theme: 'Import failures', description: 'Importing old notes failed.', answers: 2, quotes: [{ linkID: LINK.ana, turnIndex: 5, text: 'The import from our old tool failed twice' }] }),
+          modelTheme('t2', 1, { theme: 'Slow setup', description: 'Setting up took too long.', answers: 1, quotes: [] }),
         ],
-        [{ theme: 'Feature requests', description: 'Things to add.', answers: 2, quotes: [{ linkID: LINK.dev, turnIndex: 5, text: 'Offline mode on the train' }] }],
+        [modelTheme('t1', 2, { theme: 'Feature requests', description: 'Things to add.', answers: 2, quotes: [{ linkID: LINK.dev, turnIndex: 5, text: 'Offline mode on the train' }] })],
       ]);
       expect(result.droppedQuotes).toBe(0);
       expect(result.notes).toEqual([
@@ -380,8 +390,9 @@ describe(LlmAnalyst.name, () => {
       expect(userOf(across)).toContain('1. What made you sign up?\n2. What almost made you give up?');
       expect(result.themes).toEqual([
         // Import failures (ana, dev), slow setup (ben), team decision (ana, cleo): all four.
-        { theme: 'Getting started', description: 'Starting with the product, for better or worse.', answers: 4, quotes: [{ linkID: LINK.dev, turnIndex: 3, text: 'The import kept timing out on large files' }] },
-        { theme: 'Money', description: 'What it costs.', answers: 3, quotes: [] },
+        // Six answers: import failures 2, slow setup 1, team decision 3.
+        modelTheme('t1', 6, { theme: 'Getting started', description: 'Starting with the product, for better or worse.', answers: 4, quotes: [{ linkID: LINK.dev, turnIndex: 3, text: 'The import kept timing out on large files' }] }),
+        modelTheme('t2', 3, { theme: 'Money', description: 'What it costs.', answers: 3, quotes: [] }),
       ]);
     });
 
@@ -414,7 +425,7 @@ describe(LlmAnalyst.name, () => {
         }),
       );
       const result = await analyze();
-      expect(result.questions[0].themes).toEqual([{ theme: 'Cost', description: 'Price.', answers: 3, quotes: [{ linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' }] }]);
+      expect(result.questions[0].themes).toEqual([modelTheme('t1', 3, { theme: 'Cost', description: 'Price.', answers: 3, quotes: [{ linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' }] })]);
       expect(result.droppedQuotes).toBe(8);
       expect(result.notes).toEqual(offline.notes);
     });
@@ -460,7 +471,7 @@ describe(LlmAnalyst.name, () => {
       const result = await analyze();
       expect(offline.questions[1].themes.length).toBeGreaterThan(0);
       expect(result.questions[1]).toEqual(offline.questions[1]);
-      expect(result.questions[0].themes).toEqual([{ theme: 'Everything 1', description: 'All the answers.', answers: 4, quotes: [{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended' }] }]);
+      expect(result.questions[0].themes).toEqual([modelTheme('t1', 5, { theme: 'Everything 1', description: 'All the answers.', answers: 4, quotes: [{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended' }] })]);
       expect(result.questions[2].themes.map((t) => t.theme)).toEqual(['Everything else']);
       expect(result.notes).toEqual([
         ...offline.notes,
@@ -469,7 +480,8 @@ describe(LlmAnalyst.name, () => {
       ]);
       // Built from the two questions the model coded.
       expect(themeLines(requests[3]).map((l) => l.theme)).toEqual(['Everything 1', 'Everything else']);
-      expect(result.themes).toEqual([{ theme: 'All of it', description: 'Everything said.', answers: 4, quotes: [] }]);
+      // Question 1's five answers and the two unattributed ones.
+      expect(result.themes).toEqual([modelTheme('t1', 7, { theme: 'All of it', description: 'Everything said.', answers: 4, quotes: [] })]);
       expect(JSON.stringify(result.notes)).not.toContain('Sure!');
       expect(logs).toEqual([
         {
@@ -592,7 +604,7 @@ describe(LlmAnalyst.name, () => {
         }),
       );
       const result = await analyze();
-      expect(result.themes).toEqual([{ theme: 'Setup', description: 'Setup.', answers: 4, quotes: [{ linkID: LINK.dev, turnIndex: 3, text: 'The import kept timing out' }] }]);
+      expect(result.themes).toEqual([modelTheme('t1', 4, { theme: 'Setup', description: 'Setup.', answers: 4, quotes: [{ linkID: LINK.dev, turnIndex: 3, text: 'The import kept timing out' }] })]);
       expect(result.droppedQuotes).toBe(2);
     });
   });
@@ -647,9 +659,9 @@ describe(LlmAnalyst.name, () => {
       expect(odd.length).toBeGreaterThan(1);
       expect(odd[0]).toBe('Answer 1 says:');
       expect(result.questions[0].themes).toEqual([
-        { theme: 'Alpha', description: 'Even answers.', answers: 7, quotes: [] },
-        { theme: 'Beta', description: 'Odd answers.', answers: 6, quotes: odd.slice(0, 3).map((text) => ({ linkID: `lnk-BATCH-${/\d+/.exec(text)?.[0]}`, turnIndex: 1, text })) },
-        { theme: 'Gamma', description: 'The long one.', answers: 1, quotes: [{ linkID: 'lnk-BATCH-12', turnIndex: 1, text: 'the longest answer of all begins here' }] },
+        modelTheme('t1', 7, { theme: 'Alpha', description: 'Even answers.', answers: 7, quotes: [] }),
+        modelTheme('t2', 6, { theme: 'Beta', description: 'Odd answers.', answers: 6, quotes: odd.slice(0, 3).map((text) => ({ linkID: `lnk-BATCH-${/\d+/.exec(text)?.[0]}`, turnIndex: 1, text })) }),
+        modelTheme('t3', 1, { theme: 'Gamma', description: 'The long one.', answers: 1, quotes: [{ linkID: 'lnk-BATCH-12', turnIndex: 1, text: 'the longest answer of all begins here' }] }),
       ]);
       expect(result.droppedQuotes).toBe(odd.length);
       expect(result.notes).toEqual([]);
