@@ -24,10 +24,11 @@ describe(answerSentiment.name, () => {
     expect(answerSentiment('The price is way too high… I paused my subscription', 'en')).toBeLessThan(-0.05);
   });
 
-  it('gives no score to an answer with no word that carries sentiment', () => {
-    expect(answerSentiment('No.', 'en')).toBeNull();
-    expect(answerSentiment('We use it on Mondays.', 'en')).toBeNull();
+  it('scores an answer with no word that carries sentiment neutral, and gives no score only where none is possible', () => {
+    expect(answerSentiment('No.', 'en')).toBe(0);
+    expect(answerSentiment('We use it on Mondays.', 'en')).toBe(0);
     expect(answerSentiment('tlhIngan Hol vIjatlh', 'tlh')).toBeNull();
+    expect(answerSentiment('42 …', 'en')).toBeNull();
   });
 
   it('turns a negated word and weighs what follows "but" more', () => {

@@ -51,7 +51,7 @@ function wordsOf(sentence: string, lexicon: Lexicon): string[] {
  * right after it), weighed half before a contrast word and one and a half after it, and "!" adding
  * emphasis. In English "too" before a word of no valence is a complaint ("way too high").
  */
-function scoreSentence(sentence: string, lexicon: Lexicon, stem: ((word: string) => string) | null, english: boolean): { sum: number; hits: number } {
+function scoreSentence(sentence: string, lexicon: Lexicon, stem: ((word: string) => string) | null, english: boolean): { sum: number; hits: number; words: number } {
   const words = wordsOf(sentence, lexicon);
   const contrastAt = words.findIndex((word) => lexicon.contrasts.has(word));
   let sum = 0;
@@ -76,12 +76,13 @@ function scoreSentence(sentence: string, lexicon: Lexicon, stem: ((word: string)
   });
   const exclamations = Math.min(3, (sentence.match(/[!！]/gu) ?? []).length);
   if (sum !== 0) sum += Math.sign(sum) * exclamations * EXCLAMATION;
-  return { sum, hits };
+  return { sum, hits, words: words.filter((word) => /\p{L}/u.test(word)).length };
 }
 
 /**
- * The sentiment of one answer, from -1 (negative) to 1 (positive), or null when no word of it carries
- * any (nothing to score: "No.", a number, a language without a lexicon). Each sentence is scored on its
+ * The sentiment of one answer, from -1 (negative) to 1 (positive): 0 when no word of it carries any
+ * ("No.", "We use it on Mondays."), null only when no score is possible (a language without a lexicon,
+ * no word at all: the contract's "no scorable word"). Each sentence is scored on its
  * own (VADER's compound: sum / sqrt(sum² + 15)) and the answer's score is the mean over the sentences
  * that carry sentiment, so that a long answer's one complaint is not drowned, nor one polite closing
  * sentence taken for the whole. Lexicons: see sentiment-lexicons.ts.
@@ -93,13 +94,16 @@ export function answerSentiment(text: string, language: string | null): number |
   const stem = lexicon.stemmed ? stemmerFor(base) : null;
   let total = 0;
   let scored = 0;
+  let words = 0;
   for (const sentence of sentences(text, base)) {
-    const { sum, hits } = scoreSentence(sentence, lexicon, stem, base === 'en');
+    const { sum, hits, words: count } = scoreSentence(sentence, lexicon, stem, base === 'en');
+    words += count;
     if (!hits) continue;
     total += sum / Math.sqrt(sum * sum + ALPHA);
     scored++;
   }
-  return scored ? Math.round((total / scored) * 10_000) / 10_000 : null;
+  if (!scored) return words ? 0 : null;
+  return Math.round((total / scored) * 10_000) / 10_000;
 }
 
 /** The sentiment of a text (a quote's sentence), 0 when it carries none. */

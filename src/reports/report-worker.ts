@@ -129,7 +129,10 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
         signal: stop.signal,
       });
       if (note) result.notes.unshift(note);
-      outcome = { status: 'completed', result: JSON.stringify(result), error: null };
+      // The answers' codes never go into the result's JSON: they name every invite read, and belong in a table of
+      // their own (report_codes, issue 29) where getCodes pages them and an erasure removes a person's rows.
+      const { codes: _codes, ...stored } = result;
+      outcome = { status: 'completed', result: JSON.stringify(stored), error: null };
     } catch (error) {
       if (stop.signal.aborted) {
         if (this.stopped) await this.reports.release(claim, new Date()).catch(() => undefined);

@@ -46,7 +46,7 @@ export class ThemeDto implements Theme {
   @ApiProperty({ type: [QuoteDto], maxItems: LIST_MAX, description: 'Typical answers of the theme, verbatim.' })
   quotes: QuoteDto[];
 
-  @ApiProperty({ type: [String], maxItems: LIST_MAX, example: ['slow import'], description: "Phrases typical of the theme's answers." })
+  @ApiProperty({ type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: LIST_MAX, example: ['slow import'], description: "Phrases typical of the theme's answers." })
   keyphrases: string[];
 
   @ApiProperty({ ...COUNT, example: 11, description: 'Answers coded with the theme.' })
