@@ -1,4 +1,4 @@
-import { quotedLinks, withoutQuotesOf } from './report-quotes';
+import { WITHDRAWN_DESCRIPTION, quotedLinks, withoutQuotesOf } from './report-quotes';
 
 describe(withoutQuotesOf.name, () => {
   const quote = (linkID: string, text: string) => ({ linkID, turnIndex: 2, text });
@@ -21,6 +21,21 @@ describe(withoutQuotesOf.name, () => {
     expect(next.themes[0].answers).toBe(2);
     expect(next.invites).toEqual({ total: 2 });
     expect(sut).not.toContain('meeting notes');
+  });
+
+  it('replaces a description that repeats a quote taken out by a quote kept, or withdraws it', () => {
+    const described = {
+      questions: [],
+      themes: [
+        { theme: 'ledger', description: 'I keep my ledger every week', quotes: [quote('a', 'I keep my ledger every week'), quote('b', 'my ledger on Mondays')] },
+        { theme: 'maps', description: 'maps with my crew', quotes: [quote('a', 'I share maps with my crew weekly')] },
+        { theme: 'other', description: 'A description of its own.', quotes: [quote('a', 'x y z'), quote('b', 'b said this')] },
+      ],
+    };
+    const next = JSON.parse(withoutQuotesOf(JSON.stringify(described), new Set(['a']))!);
+    expect(next.themes.map((th: { description: string }) => th.description)).toEqual(['my ledger on Mondays', WITHDRAWN_DESCRIPTION, 'A description of its own.']);
+    expect(JSON.stringify(next)).not.toContain('ledger every week');
+    expect(JSON.stringify(next)).not.toContain('crew');
   });
 
   it('answers null when no quote is of those invites', () => {

@@ -435,6 +435,8 @@ describe('coding at scale, codebooks and languages', () => {
     expect(q0.other).toEqual({ answers: 3, mentions: 3 });
     expect(result.codes.filter((c) => c.themeIDs.length === 0).map((c) => c.linkID)).toEqual(['m0-11', 'de', 'es']);
     for (const theme of q0.themes) expect(MEAL_KIT.some((text) => text.includes(theme.description))).toBe(true);
+    // A description of three words or more is its theme's first quote: traced to its answer, erased with it.
+    for (const theme of q0.themes) expect(theme.quotes[0].text).toBe(theme.description);
   });
 
   it('still finds themes in a study of 2,400 answers to one question, and codes each answer', async () => {

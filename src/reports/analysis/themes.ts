@@ -2,6 +2,7 @@ import type { CodebookTheme, Quote, Theme } from './analysis.types';
 import { assignAll, centroidsOf, groupRows } from './clustering';
 import type { Corpus } from './corpus';
 import { excerpt } from './excerpt';
+import { isVerbatimQuote } from './quotes';
 import type { SparseRows } from './kmeans';
 import { labelOf, phraseSpreadOf, type Label } from './labels';
 import { stemmerFor } from './stemmers';
@@ -93,14 +94,15 @@ export async function codeAnswers(corpus: Corpus, docs: readonly number[], optio
   for (const draft of ordered) {
     const codebookTheme = draft.codebook === null ? null : options.codebook[draft.codebook];
     const languages = new Set(draft.docs.map((d) => baseLanguage(corpus.answers[d].language)));
+    const described = describe(corpus, draft);
     themes.push({
       themeID: codebookTheme ? `${options.prefix}-c${draft.codebook! + 1}` : `${options.prefix}-t${++n}`,
       theme: codebookTheme ? codebookTheme.theme : draft.label!.label,
-      description: codebookTheme ? (codebookTheme.description ?? describe(corpus, draft)) : describe(corpus, draft),
+      description: codebookTheme?.description ?? described.text,
       keyphrases: draft.label?.keyphrases ?? [],
       answers: new Set(draft.docs.map((d) => corpus.links[d])).size,
       mentions: draft.docs.length,
-      quotes: await typicalQuotes(corpus, draft, yielder),
+      quotes: await typicalQuotes(corpus, draft, described, yielder),
       emerging: options.codebook.length > 0 && !codebookTheme,
       language: draft.language ?? (languages.size === 1 ? [...languages][0] : null),
     });
@@ -244,17 +246,22 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
   return [];
 }
 
-/** A theme's description offline: the most typical of its answers (nearest its centre) that carries its label, quoted at that sentence, at most DESCRIPTION_MAX_CHARS. */
-function describe(corpus: Corpus, draft: Draft): string {
+/**
+ * A theme's description offline: the most typical of its answers (nearest its centre) that carries its
+ * label, quoted at that sentence, at most DESCRIPTION_MAX_CHARS; with the answer it quotes (null: none).
+ */
+function describe(corpus: Corpus, draft: Draft): { doc: number | null; text: string } {
   const typical = mostTypical(draft, QUOTE_CANDIDATES);
   const terms = draft.label?.terms ?? new Set<string>();
   for (const d of typical) {
     const answer = corpus.answers[d];
     const text = excerpt(answer.answer, answer.language, { terms }, { allowShort: true });
-    if (text !== null && [...terms].every((term) => text.toLowerCase().includes(term))) return shorten(text);
+    if (text !== null && [...terms].every((term) => text.toLowerCase().includes(term))) return { doc: d, text: shorten(text) };
   }
-  const first = typical[0] === undefined ? null : corpus.answers[typical[0]];
-  return first ? shorten(excerpt(first.answer, first.language, { terms }, { allowShort: true }) ?? first.answer.trim()) : '';
+  const first = typical[0];
+  if (first === undefined) return { doc: null, text: '' };
+  const answer = corpus.answers[first];
+  return { doc: first, text: shorten(excerpt(answer.answer, answer.language, { terms }, { allowShort: true }) ?? answer.answer.trim()) };
 }
 
 /** At most DESCRIPTION_MAX_CHARS of a verbatim text, cut where a word ends (a substring of it, trimmed). */
@@ -271,14 +278,22 @@ function mostTypical(draft: Draft, limit: number): number[] {
   return [...draft.docs].sort((a, b) => (draft.similarity.get(b) ?? 0) - (draft.similarity.get(a) ?? 0) || a - b).slice(0, limit);
 }
 
-/** Up to QUOTES_PER_THEME quotes of a theme's most typical answers, from different invites. */
-async function typicalQuotes(corpus: Corpus, draft: Draft, yielder: Yielder): Promise<Quote[]> {
+/**
+ * Up to QUOTES_PER_THEME quotes of a theme's most typical answers, from different invites: first the
+ * answer its description quotes, as the description quotes it when that is a quote (three words or
+ * more), so that the description can be traced to its answer and goes with it when that is erased.
+ */
+async function typicalQuotes(corpus: Corpus, draft: Draft, described: { doc: number | null; text: string }, yielder: Yielder): Promise<Quote[]> {
   const terms = draft.label?.terms ?? new Set<string>();
   const quotes: Quote[] = [];
-  for (const d of mostTypical(draft, QUOTE_CANDIDATES)) {
+  const order = mostTypical(draft, QUOTE_CANDIDATES);
+  const at = described.doc === null ? -1 : order.indexOf(described.doc);
+  if (at > 0) order.unshift(...order.splice(at, 1));
+  for (const d of order) {
     const answer = corpus.answers[d];
     if (quotes.some((quote) => quote.linkID === answer.linkID)) continue;
-    const text = excerpt(answer.answer, answer.language, { terms });
+    const asDescribed = d === described.doc && isVerbatimQuote({ text: described.text }, { role: 'interviewee', content: answer.answer });
+    const text = asDescribed ? described.text : excerpt(answer.answer, answer.language, { terms });
     if (text !== null) quotes.push({ linkID: answer.linkID, turnIndex: answer.turnIndex, text });
     if (quotes.length === QUOTES_PER_THEME) break;
     if (yielder.due()) await yielder.giveWay();
