@@ -1,4 +1,4 @@
-import { seedCentroids, sphericalKMeans, type SparseRows } from './kmeans';
+import { scoreRow, seedCentroids, sphericalKMeans, transpose, type SparseRows } from './kmeans';
 import type { Yielder } from './yielder';
 
 /** How a set of answers was grouped: each row's group (-1: none), and each group's centroid. */
@@ -144,18 +144,13 @@ export async function groupRows(rows: SparseRows, options: GroupingOptions, yiel
 /** Every row to the centroid it is most like (ties: the lower group), or to none when less alike than minFit or empty. */
 export async function assignAll(rows: SparseRows, centroids: Float64Array, k: number, minFit: number, yielder: Yielder): Promise<Grouping> {
   const count = rows.starts.length - 1;
-  const dim = rows.dim;
   const assignment = new Int32Array(count).fill(-1);
   const similarity = new Float64Array(count);
   const scores = new Float64Array(k);
+  const byFeature = transpose(centroids, k, rows.dim);
   for (let r = 0; r < count; r++) {
     if (rows.starts[r + 1] === rows.starts[r]) continue;
-    scores.fill(0);
-    for (let i = rows.starts[r]; i < rows.starts[r + 1]; i++) {
-      const feature = rows.features[i];
-      const weight = rows.weights[i];
-      for (let g = 0; g < k; g++) scores[g] += weight * centroids[g * dim + feature];
-    }
+    scoreRow(rows, r, byFeature, k, scores);
     let best = -1;
     let bestScore = minFit;
     for (let g = 0; g < k; g++) if (scores[g] > bestScore || (best < 0 && scores[g] === bestScore && bestScore > 0)) [best, bestScore] = [g, scores[g]];

@@ -83,21 +83,38 @@ function stemsOf(corpus: Corpus, key: number): number[] {
   return [Math.floor(rest / (S * S)), Math.floor(rest / S) % S, rest % S];
 }
 
-/** A phrase as some answers most often write it (ties: the first seen), words joined as the language writes them, and its terms. */
-function written(corpus: Corpus, docs: readonly number[], key: number): { text: string; terms: Set<string> } {
-  const forms = new Map<string, number>();
+/** How many keyphrase candidates are written out in one pass over the answers (more, rarely needed, one pass each). */
+const WRITTEN_AT_ONCE = 24;
+
+/**
+ * Phrases as some answers most often write them (ties: the first seen), words joined as the language
+ * writes them, with their terms: all the given keys in one pass over the answers.
+ */
+function writtenAll(corpus: Corpus, docs: readonly number[], keys: readonly number[]): Map<number, { text: string; terms: Set<string> }> {
+  const wanted = new Set(keys);
+  // A form is its term ids t1 [t2 [t3]] as one number: Σ (tᵢ + 1)·(V + 1)^(i-1) (exact while (V + 1)³ < 2⁵³).
+  const base = corpus.terms.length + 1;
+  const forms = new Map<number, Map<number, number>>();
   for (const d of docs) {
     forEachPhrase(corpus, d, (k, start, length) => {
-      if (k !== key) return;
-      const form = Array.from(corpus.tokens.subarray(start, start + length)).join(',');
-      forms.set(form, (forms.get(form) ?? 0) + 1);
+      if (!wanted.has(k)) return;
+      let byForm = forms.get(k);
+      if (!byForm) forms.set(k, (byForm = new Map()));
+      let form = 0;
+      for (let i = start + length - 1; i >= start; i--) form = form * base + corpus.tokens[i] + 1;
+      byForm.set(form, (byForm.get(form) ?? 0) + 1);
     });
   }
-  let best = '';
-  let count = 0;
-  for (const [form, n] of forms) if (n > count) [best, count] = [form, n];
-  const terms = best.split(',').map((id) => corpus.terms[Number(id)]);
-  return { text: joinTerms(terms), terms: new Set(terms) };
+  const out = new Map<number, { text: string; terms: Set<string> }>();
+  for (const key of keys) {
+    let best = 0;
+    let count = 0;
+    for (const [form, n] of forms.get(key) ?? []) if (n > count) [best, count] = [form, n];
+    const terms: string[] = [];
+    for (let rest = best; rest > 0; rest = Math.floor(rest / base)) terms.push(corpus.terms[(rest % base) - 1]);
+    out.set(key, { text: joinTerms(terms), terms: new Set(terms) });
+  }
+  return out;
 }
 
 export interface Label {
@@ -148,11 +165,14 @@ export function labelOf(corpus: Corpus, docs: readonly number[], everywhere: Rea
       [best, bestStems] = [phrase, stems];
     }
   }
-  const label = written(corpus, sample, best.key);
+  // The label and the leading keyphrase candidates written out in one pass; the rest one pass each, if ever reached.
+  const forms = writtenAll(corpus, sample, [best.key, ...ranked.slice(0, WRITTEN_AT_ONCE).map(({ phrase }) => phrase.key)]);
+  const written = (key: number) => forms.get(key) ?? writtenAll(corpus, sample, [key]).get(key)!;
+  const label = written(best.key);
   const keyphrases: string[] = [label.text];
   for (const { phrase } of ranked) {
     if (keyphrases.length === MAX_KEYPHRASES) break;
-    const text = written(corpus, sample, phrase.key).text;
+    const text = written(phrase.key).text;
     if (!keyphrases.some((k) => k.includes(text) || text.includes(k))) keyphrases.push(text);
   }
   return { label: label.text, key: bestStems.join(','), terms: label.terms, keyphrases };

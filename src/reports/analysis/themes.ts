@@ -273,9 +273,19 @@ export function shorten(text: string): string {
   return (space > DESCRIPTION_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd();
 }
 
-/** The `limit` answers of a theme nearest its centre, nearest first (ties by answer order). */
+/** The `limit` answers of a theme nearest its centre, nearest first (ties by answer order): kept in a short sorted list, not by sorting the whole theme. */
 function mostTypical(draft: Draft, limit: number): number[] {
-  return [...draft.docs].sort((a, b) => (draft.similarity.get(b) ?? 0) - (draft.similarity.get(a) ?? 0) || a - b).slice(0, limit);
+  const top: { d: number; s: number }[] = [];
+  const before = (a: { d: number; s: number }, b: { d: number; s: number }) => a.s > b.s || (a.s === b.s && a.d < b.d);
+  for (const d of draft.docs) {
+    const entry = { d, s: draft.similarity.get(d) ?? 0 };
+    if (top.length === limit && !before(entry, top[limit - 1])) continue;
+    let at = top.length;
+    while (at > 0 && before(entry, top[at - 1])) at--;
+    top.splice(at, 0, entry);
+    if (top.length > limit) top.pop();
+  }
+  return top.map((entry) => entry.d);
 }
 
 /**
