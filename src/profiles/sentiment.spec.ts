@@ -31,6 +31,25 @@ describe(answerSentiment.name, () => {
     expect(answerSentiment('42 …', 'en')).toBeNull();
   });
 
+  it('reads what was hoped for and not had as a complaint', () => {
+    expect(answerSentiment('I expected better.', 'en')).toBeLessThan(-0.05);
+    expect(answerSentiment('It should have been much better.', 'en')).toBeLessThan(-0.05);
+    expect(answerSentiment('I would recommend it.', 'en')).toBeGreaterThan(0.05);
+  });
+
+  it('knows the words VADER lacks from a larger lexicon (ML-SentiCon), VADER leading where both have a word', () => {
+    expect(answerSentiment('The courier was unhelpful.', 'en')).toBeLessThan(-0.05);
+    expect(answerSentiment('The rooms were spotless.', 'en')).toBeGreaterThan(0.05);
+  });
+
+  it('looks words up as written or as an inflection of an entry, never by a stem that another word shares', () => {
+    // "precio" (price) and "precioso" (lovely) share the Snowball stem "prec".
+    expect(answerSentiment('El precio es alto.', 'es')).toBe(0);
+    expect(answerSentiment('Es demasiado caro.', 'es')).toBeLessThan(-0.05);
+    // Kana endings are no entries: "した" (did) is not したう (to adore), "めま" not めまい (dizziness).
+    expect(answerSentiment('同僚がチームの会議で紹介してくれて、その日のうちに使い始めました。', 'ja')).toBe(0);
+  });
+
   it('turns a negated word and weighs what follows "but" more', () => {
     expect(answerSentiment('It is not good.', 'en')).toBeLessThan(-0.05);
     expect(answerSentiment('The food is great, but the delivery is always late and the box is broken.', 'en')).toBeLessThan(-0.05);

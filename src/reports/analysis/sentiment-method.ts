@@ -1,5 +1,6 @@
 /**
  * How answers are scored for sentiment, named in every report's result: VADER's rules sentence by
- * sentence over VADER's English lexicon and the per-language lexicons of src/profiles/sentiment-lexicons.ts.
+ * sentence over VADER's English lexicon with ML-SentiCon's beside it, and the per-language lexicons of
+ * src/profiles/sentiment-lexicons.ts, looked up by word and inflection (v1 looked some up by stem).
  */
-export const SENTIMENT_METHOD = 'vader-rules+lexicons/v1';
+export const SENTIMENT_METHOD = 'vader-rules+lexicons/v2';
