@@ -97,7 +97,7 @@ function oneAnswerInvites(texts: readonly string[], question: string): AnswerSou
       began,
       began + 30_000,
       [{ role: 'system', content: `Consent given ${at}: recorded.` }, { role: 'interviewer', content: question }, { role: 'interviewee', content: text }],
-      [{ at, questionIndex: null }, { at, questionIndex: 0 }, { at, questionIndex: null, sentiment: answerSentiment(text, 'en') }],
+      [{ at, questionIndex: null }, { at, questionIndex: 0 }, { at, questionIndex: null, sentiment: answerSentiment(text, 'en'), sentimentMethod: SENTIMENT_METHOD }],
     );
   });
 }

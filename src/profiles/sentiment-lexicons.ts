@@ -323,6 +323,3 @@ export function valenceOf(lexicon: Lexicon, word: string): number | undefined {
   }
   return letters.length > SUFFIXED_ENTRY_MIN ? lexicon.heads?.get(letters.slice(0, -1).join('')) : undefined;
 }
-
-/** The languages scored. */
-export const SCORED_LANGUAGES = Object.keys(LOADERS);

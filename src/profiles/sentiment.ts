@@ -1,6 +1,9 @@
 import { baseLanguage } from '../reports/analysis/stopwords';
 import { lexiconFor, valenceOf, type Lexicon } from './sentiment-lexicons';
 
+/** How answerSentiment scores, named in reports and stored with each score (see TurnMeta.sentimentMethod). */
+export const SENTIMENT_METHOD = 'vader-rules+lexicons/v2';
+
 /** VADER's constants: a negated word's valence is scaled by this; a booster adds this much. */
 const NEGATION_SCALAR = -0.74;
 const BOOSTER = 0.293;

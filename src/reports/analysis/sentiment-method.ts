@@ -3,4 +3,4 @@
  * sentence over VADER's English lexicon with ML-SentiCon's beside it, and the per-language lexicons of
  * src/profiles/sentiment-lexicons.ts, looked up by word and inflection (v1 looked some up by stem).
  */
-export const SENTIMENT_METHOD = 'vader-rules+lexicons/v2';
+export { SENTIMENT_METHOD } from '../../profiles/sentiment';
