@@ -15,6 +15,9 @@ the same queries); see bench/README.md.
   --skip-seed      reuse the dataset of a previous run (bench/results/dataset.json)
   --only insights  the insights section alone (export, report, latency during a report): the
                    service only, written to bench/results/insights.md; latest.md is left as it is
+  --only quality   the insights quality section alone (banking77, yelp, a report over 100,000
+                   answers and a question of 20,000 through the analysis worker): no database, no
+                   server; written to bench/results/quality.md
 
 Use a database of its own: the run adds about 11,100 products, 1,512 invites and 2,200 profiles.`;
 
@@ -40,8 +43,8 @@ export interface Options {
   connections: number;
   rounds: number;
   skipSeed: boolean;
-  /** One section alone instead of the whole run; the only one so far is insights (issue 19's figures). */
-  only?: 'insights';
+  /** One section alone instead of the whole run: insights (issue 19's figures) or quality (issue 29's). */
+  only?: 'insights' | 'quality';
 }
 
 /** The unrecorded warm-up before each measurement under load: 1 to 2 s. */
@@ -68,7 +71,7 @@ export function parseArgs(argv: string[]): Options {
     }
     if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      if (value !== 'insights') throw new UsageError(`--only takes "insights"\n\n${USAGE}`);
+      if (value !== 'insights' && value !== 'quality') throw new UsageError(`--only takes "insights" or "quality"\n\n${USAGE}`);
       o.only = value;
       continue;
     }

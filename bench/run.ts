@@ -21,10 +21,11 @@ import { LOAD_MAIN, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
 import { Dataset, ROOM_QUESTIONS, ROOM_START_TURNS, cleanWrites, databaseName, prepareDataset, resetRoom } from './dataset';
 import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './biglist';
 import { InsightsRun, insightsSection, measureInsights } from './insights';
+import { QualityRun, measureQuality, qualitySection } from './insights-quality';
 import { ObservabilityRun, measureObservability, observabilitySection } from './observability';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
-import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit } from './processes';
+import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit, waitQuiet } from './processes';
 import { describeCommit, describeMachine, fmt, report } from './report';
 
 /** The servers compared, the service first: every ratio in the report is the service's over another's. */
@@ -99,8 +100,21 @@ function roomLine(ops: OpRuns[], d: Dataset, connections: number): string {
   );
 }
 
+/** --only quality: the analysis on public data and at scale, in this process and its worker thread; no database, no server. */
+async function qualityAlone(): Promise<void> {
+  const commit = describeCommit();
+  mkdirSync(RESULTS, { recursive: true });
+  const loadAtStart = loadavg()[0];
+  const section = qualitySection(await measureQuality());
+  const meta = { commit, 'load average (1 min)': `${loadAtStart.toFixed(2)} when the run started, ${loadavg()[0].toFixed(2)} at the end; ${cpus().length} cores`, ...describeMachine() };
+  const md = [`# Insights quality section alone (npm run bench -- --only quality)`, '', ...Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`), '', `## ${section.title}`, '', ...section.lines, '', '## Targets', '', ...section.verdicts.map((v) => `- ${v}`), ''].join('\n');
+  writeFileSync(join(RESULTS, 'quality.md'), md);
+  process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'quality.md'))}.\n`);
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
+  if (o.only === 'quality') return qualityAlone();
   const url = process.env.DATABASE_URL?.trim();
   if (!url || !/^(mysql|mariadb):\/\//i.test(url)) {
     throw new UsageError(
@@ -140,6 +154,7 @@ async function main(): Promise<void> {
   let results: Awaited<ReturnType<typeof measureAll>>;
   const bigList: BigListRun[] = [];
   let insights: InsightsRun | undefined;
+  let quality: QualityRun | undefined;
   let observability: ObservabilityRun | undefined;
   try {
     await cleanWrites(pool, dataset);
@@ -179,6 +194,9 @@ async function main(): Promise<void> {
       log(`[${round}/${o.rounds}] invites/getList of ${BIG_LIST_INVITES} invites, unpaged: first byte ${run.ttfbMs.toFixed(0)} ms, all ${run.totalMs.toFixed(0)} ms, RSS +${run.rssGrowthMb.toFixed(1)} MB`);
     }
     insights = await measureInsights(service, { interviewID: dataset.studyInterviewID, productID: dataset.productID }, token, o.rounds);
+    // In this process and its analysis worker, the service idle.
+    await waitQuiet(service);
+    quality = await measureQuality();
     observability = await measureObservability(service, specs[0], dataset, token, o);
 
     Object.assign(
@@ -215,7 +233,7 @@ async function main(): Promise<void> {
   const logSizes = servers.map((s) => `${s.name}.log ${fmt(statSync(s.logFile).size / 2 ** 20, 1)} MB`).join(', ');
   meta['total time'] = `${fmt((Date.now() - started) / 1000)} s (logs: ${logSizes})`;
   const named = servers.map(({ name, label, phrase, operations }) => ({ name, label, phrase, operations }));
-  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!), observabilitySection(observability!)]);
+  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!), qualitySection(quality!), observabilitySection(observability!)]);
   writeFileSync(join(RESULTS, 'latest.md'), md);
   const raw = {
     meta,
@@ -225,6 +243,7 @@ async function main(): Promise<void> {
     scaling: results.scaling.map((r) => ({ key: r.c.key, rows: r.c.rows, medianMs: r.runs })),
     bigList,
     insights,
+    quality,
     observability,
   };
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(raw, null, 2)}\n`);

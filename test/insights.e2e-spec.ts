@@ -514,11 +514,6 @@ describe('Every answer coded: getCodes, the coded export, codebooks, and erasure
   });
 
   describe('the offline analysis codes every answer too', () => {
-    /*
-     * Meaningful once the analysis branch's offline coding lands (issue 29): until then the offline
-     * analysis returns no codes, so these fail and are marked as failing. After the merge, Jest reports
-     * them as passing "failing" tests: turn `it.failing` back into `it`.
-     */
     let done: { reportID: string; result: { questions: QuestionOut[] } };
     let interviewID: string;
 
@@ -527,7 +522,7 @@ describe('Every answer coded: getCodes, the coded export, codebooks, and erasure
       done = await report(interviewID, {});
     });
 
-    it.failing('codes every answer, counts from the codes, labels drawn from the answers, other holding the odd ones', async () => {
+    it('codes every answer, counts from the codes, labels drawn from the answers, other holding the odd ones', async () => {
       const codes = await codesOf({ reportID: done.reportID });
       expect(codes).toHaveLength(PEOPLE.length * 3);
       expectCountsFromCodes(done.result.questions, codes);
@@ -542,7 +537,7 @@ describe('Every answer coded: getCodes, the coded export, codebooks, and erasure
       }
     });
 
-    it.failing('codes against a codebook offline: the same answers and codebook give the same codes', async () => {
+    it('codes against a codebook offline: the same answers and codebook give the same codes', async () => {
       await post('/v1/interviews/setCodebook', { interviewID, questions: [{ questionIndex: 0, themes: [{ theme: 'price', examples: ['The price is way too high for two people.'] }] }] }).expect(200);
       const one = await report(interviewID, {});
       const two = await report(interviewID, {});

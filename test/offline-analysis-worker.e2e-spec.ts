@@ -108,12 +108,10 @@ describe('OfflineAnalysisRunner with its worker thread', () => {
     for (let i = 0; i < rows.length; i += 50) yield rows.slice(i, i + 50);
   }
 
-  const options = { maxThemes: 12, codebook: [] };
-
   it('makes a report\'s answer part from pages of invites in the worker as in this process', async () => {
     const progress: [number, number][] = [];
-    const inWorker = await runner().report({ questions, pages: pagesOfInvites(), cutoff, options }, { yielder: new Yielder(), onProgress: (done, total) => progress.push([done, total]) });
-    const inProcess = await runner(join(dir, 'no-such-worker.js')).report({ questions, pages: pagesOfInvites(), cutoff, options }, { yielder: new Yielder() });
+    const inWorker = await runner().report({ questions, pages: pagesOfInvites(), cutoff, options: { maxThemes: 12, codebook: [] }, productName: 'Acme' }, { yielder: new Yielder(), onProgress: (done, total) => progress.push([done, total]) });
+    const inProcess = await runner(join(dir, 'no-such-worker.js')).report({ questions, pages: pagesOfInvites(), cutoff, options: { maxThemes: 12, codebook: [] }, productName: 'Acme' }, { yielder: new Yielder() });
     expect(inWorker).toEqual(inProcess);
     // The late invite's answers are left out; every other answer is analysed, each twice.
     const counted = answers.length - answers.filter((a) => a.linkID === answers.at(-1)!.linkID).length;

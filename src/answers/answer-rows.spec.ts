@@ -66,9 +66,12 @@ describe(answersOf.name, () => {
     expect(brief(rows)).toEqual([[1, 5, null, false]]);
   });
 
-  it('does not score answers of interviews in a language VADER does not read', () => {
+  it('scores answers in the interview\'s language, and not those of a language without a lexicon', () => {
     const rows = answersOf(source([['interviewer', '¿Qué cambiarías?', 1], ['interviewee', 'Nada, me encanta.']], { language: 'es' }), QUESTIONS);
-    expect(rows[0]).toMatchObject({ sentiment: null, language: 'es' });
+    expect(rows[0].language).toBe('es');
+    expect(rows[0].sentiment).toBeGreaterThan(0.05);
+    const klingon = answersOf(source([['interviewer', 'Q', 1], ['interviewee', 'tlhIngan Hol vIjatlh']], { language: 'tlh' }), QUESTIONS);
+    expect(klingon[0].sentiment).toBeNull();
   });
 
   it('reads the sentiment stored with an answer instead of scoring it again, and scores answers stored without one', () => {

@@ -72,6 +72,8 @@ export function answersOf(source: AnswerSource, questions: readonly string[], fr
         followUp,
         at: meta?.at ?? null,
         words: countWords(turn.content),
+        // A score stored with the answer is read as it is, whatever method made it (TurnMeta.sentimentMethod):
+        // answers stored before the current SENTIMENT_METHOD keep their earlier score (reports say how many).
         sentiment: meta?.sentiment !== undefined ? meta.sentiment : answerSentiment(turn.content, language),
         language,
         status: source.status,

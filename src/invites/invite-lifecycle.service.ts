@@ -11,7 +11,7 @@ import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
 import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import { InviteStatus, TRANSITIONS } from './invite-status';
 import { INVITE_LIMITS } from './invite.limits';
-import { answerSentiment } from '../profiles/sentiment';
+import { SENTIMENT_METHOD, answerSentiment } from '../profiles/sentiment';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteNotRevocableException, InviteStateException, TranscriptFullException } from './invites.errors';
 import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
 import { transaction } from '../database/transaction';
@@ -101,7 +101,7 @@ function checkedTurns(turns: NewTurn[], now: Date, language: string | null): { c
     // An answer is scored once, here: lists, exports and reports read the score rather than score it again.
     meta: turns.map((turn) =>
       turn.role === 'interviewee'
-        ? { at, questionIndex: null, sentiment: answerSentiment(turn.content, language) }
+        ? { at, questionIndex: null, sentiment: answerSentiment(turn.content, language), sentimentMethod: SENTIMENT_METHOD }
         : { at, questionIndex: turn.role === 'interviewer' && Number.isInteger(turn.questionIndex) ? turn.questionIndex : null },
     ),
   };

@@ -31,6 +31,8 @@ export interface TurnMeta {
    * absent on turns stored before it was kept, which are scored when read.
    */
   sentiment?: number | null;
+  /** How `sentiment` was scored (SENTIMENT_METHOD); absent on scores stored before methods were named (VADER's, then v1). */
+  sentimentMethod?: string;
 }
 
 @Entity('invites')

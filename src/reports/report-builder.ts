@@ -63,7 +63,7 @@ export class ReportBuilder {
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
     let insights: AnswerInsights;
     if (analyst.report) {
-      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime(), options }, analysisRun);
+      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime(), options, productName }, analysisRun);
     } else {
       const gathered = await gatherHere(
         pages,

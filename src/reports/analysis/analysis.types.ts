@@ -158,6 +158,6 @@ export interface ReportResult extends AnalysisResult {
   medianDurationSeconds: number | null;
   medianAnswerWords: number | null;
   sentiment: SentimentSplit;
-  /** How answers were scored (SENTIMENT_METHOD). */
+  /** How the answers' sentiment was scored (SENTIMENT_METHOD). */
   sentimentMethod: string;
 }

@@ -1,4 +1,5 @@
 import type { AnalysisAnswer } from './analysis.types';
+import { stemmerFor } from './stemmers';
 import { baseLanguage } from './stopwords';
 import { forEachTerm, termRules, type TermRules } from './tokenize';
 import type { Yielder } from './yielder';
@@ -13,8 +14,16 @@ export const RUN_BREAK = -1;
  */
 export interface Corpus {
   answers: readonly AnalysisAnswer[];
-  /** Term id → term. */
+  /** Term id → term. A term is a word of one base language: the same letters in two languages are two terms. */
   terms: string[];
+  /** Term id → its stem's id: the terms that one language inflects from one word share it. */
+  stemOf: Int32Array;
+  /** Stem id → the stem. */
+  stems: string[];
+  /** Term id → the base language of its answers. */
+  termLanguage: string[];
+  /** `<language>\u0000<stem>` → stem id. */
+  stemIds: ReadonlyMap<string, number>;
   /** Every answer's term ids in order, RUN_BREAK between runs. */
   tokens: Int32Array;
   /** Answer `d`'s tokens are `tokens[starts[d]]` up to `tokens[starts[d + 1]]`. */
@@ -26,8 +35,12 @@ export interface Corpus {
 }
 
 export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Yielder): Promise<Corpus> {
-  const termIds = new Map<string, number>();
+  const termIds = new Map<string, Map<string, number>>();
   const terms: string[] = [];
+  const termLanguage: string[] = [];
+  const stemIds = new Map<string, number>();
+  const stemOf: number[] = [];
+  const stems: string[] = [];
   const linkIds = new Map<string, number>();
   const rulesByTag = new Map<string, TermRules>();
   const unlistedLanguages = new Map<string, number>();
@@ -63,15 +76,27 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
       unlistedLanguages.set(language, (unlistedLanguages.get(language) ?? 0) + 1);
     }
     const start = length;
+    const language = rules.language;
+    let ids = termIds.get(language);
+    if (!ids) termIds.set(language, (ids = new Map()));
+    const stem = stemmerFor(language);
     forEachTerm(answer.answer, rules, (term) => {
       if (term === null) {
         if (length > start && tokens[length - 1] !== RUN_BREAK) push(RUN_BREAK);
         return;
       }
-      let id = termIds.get(term);
+      let id = ids.get(term);
       if (id === undefined) {
-        termIds.set(term, (id = terms.length));
+        ids.set(term, (id = terms.length));
         terms.push(term);
+        termLanguage.push(language);
+        const stemKey = `${language}\u0000${stem ? stem(term) : term}`;
+        let stemId = stemIds.get(stemKey);
+        if (stemId === undefined) {
+          stemIds.set(stemKey, (stemId = stems.length));
+          stems.push(stemKey.slice(language.length + 1));
+        }
+        stemOf.push(stemId);
       }
       push(id);
     });
@@ -79,7 +104,7 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
     starts[d + 1] = length;
     if (yielder.due()) await yielder.giveWay();
   }
-  return { answers, terms, tokens: tokens.subarray(0, length), starts, links, unlistedLanguages };
+  return { answers, terms, stemOf: Int32Array.from(stemOf), stems, termLanguage, stemIds, tokens: tokens.subarray(0, length), starts, links, unlistedLanguages };
 }
 
 /** The distinct invites among some answers. */

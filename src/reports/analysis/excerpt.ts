@@ -84,21 +84,23 @@ function fitted(text: string, span: Span, language: string, rules: TermRules, fo
 
 /**
  * A verbatim quote of an answer for a theme or a sentiment, or null when the answer has too few words
- * to quote: the sentence that best carries the focus (the first of equals), of at least three words,
+ * to quote (with `allowShort`, a description's excerpt, one word is enough): the sentence that best carries the focus (the first of equals), of at least three words,
  * cut to QUOTE_MAX_WORDS words at word boundaries. Only indices into the answer are moved, so the quote
  * is always a substring of it, with its markup, spacing and case as they are.
  */
-export function excerpt(text: string, language: string, focus: Focus): string | null {
-  if (countWords(text) < QUOTE_MIN_WORDS) return null;
+export function excerpt(text: string, language: string, focus: Focus, options: { allowShort?: boolean } = {}): string | null {
+  const minWords = options.allowShort ? 1 : QUOTE_MIN_WORDS;
+  if (countWords(text) < minWords) return null;
   let best: Span | null = null;
   let bestScore = -Infinity;
   for (const span of sentences(text, language)) {
     const sentence = text.slice(span.start, span.end);
-    if (countWords(sentence) < QUOTE_MIN_WORDS) continue;
+    if (countWords(sentence) < minWords) continue;
     const value = score(sentence, language, focus);
     if (value > bestScore) [best, bestScore] = [span, value];
   }
   const span = fitted(text, best ?? trimmed(text, { start: 0, end: text.length }), language, termRules(language), focus);
   const quote = text.slice(span.start, span.end);
+  if (options.allowShort) return quote.trim() !== '' && text.includes(quote) ? quote : null;
   return isVerbatimQuote({ text: quote }, { role: 'interviewee', content: text }) ? quote : null;
 }

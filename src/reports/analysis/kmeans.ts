@@ -78,6 +78,27 @@ export async function seedCentroids(rows: SparseRows, members: Int32Array, k: nu
   return centroids;
 }
 
+/** A k × dim matrix as dim × k (or back): assignment reads, for each feature of a row, the k centroids' weights side by side. */
+export function transpose(matrix: Float64Array, rows: number, columns: number): Float64Array {
+  const out = new Float64Array(matrix.length);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) out[c * rows + r] = matrix[r * columns + c];
+  return out;
+}
+
+/**
+ * Each centroid's cosine similarity with one row into `scores`, the centroids given feature by feature
+ * (dim × k): a row's few features each read k neighbouring numbers, where k × dim would read k numbers
+ * a dimension apart (a cache miss each). The sums run over the row's features in order, as similarityTo's.
+ */
+export function scoreRow(rows: SparseRows, row: number, byFeature: Float64Array, k: number, scores: Float64Array): void {
+  scores.fill(0);
+  for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) {
+    const offset = rows.features[i] * k;
+    const weight = rows.weights[i];
+    for (let c = 0; c < k; c++) scores[c] += weight * byFeature[offset + c];
+  }
+}
+
 /**
  * Spherical k-means (Lloyd's iterations on unit vectors with cosine similarity) from the given
  * centroids, over the rows in `members`. Ties go to the lower cluster; an emptied cluster restarts at
@@ -92,10 +113,14 @@ export async function sphericalKMeans(
   yielder: Yielder,
 ): Promise<Clustering> {
   const rowCount = rows.starts.length - 1;
-  const centroids = Float64Array.from(initial);
+  const dim = rows.dim;
+  // Feature by feature (dim × k) while iterating; k × dim again when returned.
+  const centroids = transpose(initial, k, dim);
   const assignment = new Int32Array(rowCount).fill(-1);
   const similarity = new Float64Array(rowCount);
   const sizes = new Int32Array(k);
+  const scores = new Float64Array(k);
+  const norms = new Float64Array(k);
 
   // Indexed loops over `members`, not for-of: in an async function a typed array's iterator is not
   // optimised away, and it allocated a result per row and iteration (150 MB over a large report).
@@ -103,75 +128,43 @@ export async function sphericalKMeans(
     let changed = 0;
     for (let m = 0; m < members.length; m++) {
       const row = members[m];
+      scoreRow(rows, row, centroids, k, scores);
       let best = 0;
       let bestSimilarity = -Infinity;
-      for (let c = 0; c < k; c++) {
-        const s = similarityTo(rows, row, centroids, c);
-        if (s > bestSimilarity) [best, bestSimilarity] = [c, s];
-      }
+      for (let c = 0; c < k; c++) if (scores[c] > bestSimilarity) [best, bestSimilarity] = [c, scores[c]];
       if (assignment[row] !== best) changed++;
       assignment[row] = best;
       similarity[row] = bestSimilarity;
       if (yielder.due()) await yielder.giveWay();
     }
-    // Stop after an assignment, so that `similarity` measures against the centroids returned.
-    if (changed === 0 || iteration === maxIterations - 1) break;
+    // Stop after an assignment, so that `similarity` measures against the centroids returned; once
+    // fewer than 1 row in 500 moves, further rounds only polish.
+    if (changed <= Math.floor(members.length / 500) || iteration === maxIterations - 1) break;
 
     centroids.fill(0);
     sizes.fill(0);
     for (let m = 0; m < members.length; m++) {
       const row = members[m];
-      const offset = assignment[row] * rows.dim;
-      sizes[assignment[row]]++;
-      for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) centroids[offset + rows.features[i]] += rows.weights[i];
+      const c = assignment[row];
+      sizes[c]++;
+      for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) centroids[rows.features[i] * k + c] += rows.weights[i];
       if (yielder.due()) await yielder.giveWay();
     }
+    norms.fill(0);
+    for (let f = 0; f < dim; f++) for (let c = 0; c < k; c++) norms[c] += centroids[f * k + c] * centroids[f * k + c];
     for (let c = 0; c < k; c++) {
       if (sizes[c] === 0) {
         let worst = members[0];
         for (const row of members) if (similarity[row] < similarity[worst]) worst = row;
-        setToRow(rows, worst, centroids, c);
+        for (let f = 0; f < dim; f++) centroids[f * k + c] = 0;
+        for (let i = rows.starts[worst]; i < rows.starts[worst + 1]; i++) centroids[rows.features[i] * k + c] = rows.weights[i];
         // Taken: a second emptied cluster must restart elsewhere.
         similarity[worst] = 1;
         continue;
       }
-      normalise(centroids, c * rows.dim, rows.dim);
+      const norm = Math.sqrt(norms[c]);
+      if (norm > 0) for (let f = 0; f < dim; f++) centroids[f * k + c] /= norm;
     }
   }
-  return { k, centroids, assignment, similarity };
-}
-
-function normalise(vector: Float64Array, offset: number, length: number): void {
-  let sum = 0;
-  for (let i = offset; i < offset + length; i++) sum += vector[i] * vector[i];
-  const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = offset; i < offset + length; i++) vector[i] /= norm;
-}
-
-/** The mean of some rows as a unit centroid: the one cluster when there is no structure to split. */
-export function meanCentroid(rows: SparseRows, members: Int32Array): Float64Array {
-  const centroid = new Float64Array(rows.dim);
-  for (const row of members) for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) centroid[rows.features[i]] += rows.weights[i];
-  normalise(centroid, 0, rows.dim);
-  return centroid;
-}
-
-/**
- * The simplified silhouette (Hruschka et al.) in cosine distance: for each row, how much nearer it is
- * to its own centroid than to the next nearest, from -1 to 1, averaged. It needs k distances per row
- * instead of the n of the full silhouette, and rates how well k clusters separate the rows.
- */
-export async function simplifiedSilhouette(rows: SparseRows, members: Int32Array, clustering: Clustering, yielder: Yielder): Promise<number> {
-  let total = 0;
-  for (const row of members) {
-    const own = 1 - clustering.similarity[row];
-    let other = Infinity;
-    for (let c = 0; c < clustering.k; c++) {
-      if (c !== clustering.assignment[row]) other = Math.min(other, 1 - similarityTo(rows, row, clustering.centroids, c));
-    }
-    const spread = Math.max(own, other);
-    total += spread > 0 ? (other - own) / spread : 0;
-    if (yielder.due()) await yielder.giveWay();
-  }
-  return total / members.length;
+  return { k, centroids: transpose(centroids, dim, k), assignment, similarity };
 }

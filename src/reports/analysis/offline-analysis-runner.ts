@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 import type { AnswerSourceRow } from '../../invites/invites.repository';
 import type { ReportInput } from '../analyst/analyst';
 import { gatherHere, type AnswerInsights } from '../report-answers';
-import type { AnalysisAnswer, AnalysisQuestion, AnalysisResult } from './analysis.types';
-import { analyzeOffline } from './offline-analysis';
+import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion, AnalysisResult } from './analysis.types';
+import { analyzeOffline, type OfflineAnalysisInput } from './offline-analysis';
 import type { Yielder } from './yielder';
 
 /**
@@ -15,8 +15,8 @@ import type { Yielder } from './yielder';
  */
 export type ToWorker =
   | { type: 'answers'; answers: AnalysisAnswer[] }
-  | { type: 'run'; questions: AnalysisQuestion[] }
-  | { type: 'begin'; questions: AnalysisQuestion[]; cutoff: number }
+  | { type: 'run'; questions: AnalysisQuestion[]; options?: AnalysisOptions; productName?: string | null }
+  | { type: 'begin'; questions: AnalysisQuestion[]; cutoff: number; options: AnalysisOptions; productName: string }
   | { type: 'rows'; rows: AnswerSourceRow[] }
   | { type: 'finish' };
 export type FromWorker =
@@ -96,7 +96,7 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
   }
 
   /** analyzeOffline of answers already gathered (the LLM analyst's starting point and fallback). */
-  analyze(input: { questions: AnalysisQuestion[]; answers: AnalysisAnswer[] }, run: OfflineAnalysisRun): Promise<AnalysisResult> {
+  analyze(input: OfflineAnalysisInput, run: OfflineAnalysisRun): Promise<AnalysisResult> {
     if (this.workerFile === null) return analyzeOffline(input, { yielder: run.yielder, onProgress: run.onProgress });
     const send = async (worker: Worker, feed: Feed) => {
       const { answers } = input;
@@ -104,7 +104,7 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
         worker.postMessage({ type: 'answers', answers: answers.slice(from, from + ANSWERS_PER_MESSAGE) } satisfies ToWorker);
         if (run.yielder.due()) await run.yielder.giveWay();
       }
-      worker.postMessage({ type: 'run', questions: input.questions } satisfies ToWorker);
+      worker.postMessage({ type: 'run', questions: input.questions, options: input.options, productName: input.productName } satisfies ToWorker);
     };
     return this.inTurn(() => this.inWorker<AnalysisResult>(this.workerFile!, send, run));
   }
@@ -117,7 +117,7 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
   report(input: ReportInput, run: OfflineAnalysisRun): Promise<AnswerInsights> {
     if (this.workerFile === null) return this.reportHere(input, run);
     const send = async (worker: Worker, feed: Feed) => {
-      worker.postMessage({ type: 'begin', questions: input.questions, cutoff: input.cutoff } satisfies ToWorker);
+      worker.postMessage({ type: 'begin', questions: input.questions, cutoff: input.cutoff, options: input.options, productName: input.productName } satisfies ToWorker);
       let sent = 0;
       for await (const rows of input.pages) {
         if (feed.over()) return;
@@ -139,7 +139,11 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
       input.cutoff,
       run,
     );
-    return gathered.insights(await analyzeOffline({ questions: input.questions, answers: gathered.answers }, { yielder: run.yielder, onProgress: run.onProgress }));
+    const analysis = await analyzeOffline(
+      { questions: input.questions, answers: gathered.answers, options: input.options, productName: input.productName },
+      { yielder: run.yielder, onProgress: run.onProgress },
+    );
+    return gathered.insights(analysis);
   }
 
   /** Whether a worker thread is up (tests; an idle runner has none). */

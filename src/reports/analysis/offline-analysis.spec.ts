@@ -118,23 +118,46 @@ describe('analyzeOffline on a hand-counted interview', () => {
     expect(result.questions[3].keyphrases).toEqual([]);
   });
 
-  it('separates the answers about price from those about speed', () => {
-    const themes = result.questions[0].themes;
-    expect(themes.map(({ theme, description, answers }) => ({ theme, description, answers }))).toEqual([
-      { theme: 'loading · slow', description: '3 similar answers; 3 mention loading and 3 slow.', answers: 3 },
-      { theme: 'price · high', description: '3 similar answers; 3 mention price and 2 high.', answers: 3 },
+  it('codes the answers about price and those about speed, labelled by a word of their answers, the odd one in other', () => {
+    const [q0] = result.questions;
+    expect(q0.themes.map(({ themeID, theme, answers, mentions, emerging, language }) => ({ themeID, theme, answers, mentions, emerging, language }))).toEqual([
+      { themeID: 'q0-t1', theme: 'price', answers: 3, mentions: 3, emerging: false, language: 'en' },
+      { themeID: 'q0-t2', theme: 'slow', answers: 3, mentions: 3, emerging: false, language: 'en' },
     ]);
-    const quoted = themes.map((t) => t.quotes.map((q) => q.linkID).sort());
-    expect(quoted[0].every((link) => ['d', 'e', 'f'].includes(link))).toBe(true);
-    expect(quoted[1].every((link) => ['a', 'b', 'c'].includes(link))).toBe(true);
-    expect(themes.map((t) => t.quotes.length)).toEqual([2, 2]);
+    // Descriptions: the most typical answer carrying the label, verbatim.
+    expect(q0.themes.map((t) => t.description)).toEqual(['The price is too high for our small team.', 'The app is slow and loading takes forever.']);
+    expect(q0.themes.map((t) => t.keyphrases[0])).toEqual(['price', 'slow']);
+    const quoted = q0.themes.map((t) => t.quotes.map((q) => q.linkID).sort());
+    expect(quoted[0].every((link) => ['a', 'b', 'c'].includes(link))).toBe(true);
+    expect(quoted[1].every((link) => ['d', 'e', 'f'].includes(link))).toBe(true);
+    // a's follow-up "Honestly it is fine now." is like neither: other.
+    expect([q0.coverage, q0.other]).toEqual([0.8571, { answers: 1, mentions: 1 }]);
+  });
+
+  it('codes every answer it read, in order, with its own question\'s theme and the theme across the interview', () => {
+    expect(result.codes.map((c) => [c.linkID, c.turnIndex, c.questionIndex, c.themeIDs, c.acrossThemeIDs])).toEqual([
+      ['a', 1, 0, ['q0-t1'], ['all-t2']],
+      ['b', 1, 0, ['q0-t1'], ['all-t2']],
+      ['c', 1, 0, ['q0-t1'], ['all-t2']],
+      ['d', 1, 0, ['q0-t2'], ['all-t3']],
+      ['e', 1, 0, ['q0-t2'], ['all-t3']],
+      ['f', 1, 0, ['q0-t2'], ['all-t3']],
+      ['a', 3, 0, [], []],
+      ['a', 5, 1, ['q1-t1'], ['all-t1']],
+      ['b', 5, 1, ['q1-t1'], ['all-t1']],
+      ['c', 5, 1, ['q1-t1'], ['all-t1']],
+      ['d', 5, 1, ['q1-t1'], ['all-t1']],
+      ['e', 5, 1, [], []],
+      ['a', 9, null, [], []],
+      ['b', 9, null, [], []],
+    ]);
   });
 
   it('finds one theme where all answers share their topic', () => {
-    // "Ok." has no term and is left out; support is in all four others, customer in three.
-    expect(result.questions[1].themes.map(({ theme, description, answers }) => ({ theme, description, answers }))).toEqual([
-      { theme: 'support · customer', description: '4 similar answers; 4 mention support and 3 customer.', answers: 4 },
-    ]);
+    // "Ok." has no term: other. Support is in all four others, "customer support" in three.
+    expect(result.questions[1].themes.map(({ theme, answers, mentions }) => ({ theme, answers, mentions }))).toEqual([{ theme: 'customer support', answers: 4, mentions: 4 }]);
+    expect([result.questions[1].coverage, result.questions[1].other]).toEqual([0.8, { answers: 1, mentions: 1 }]);
+    expect([result.questions[3].coverage, result.questions[3].other]).toEqual([0, { answers: 2, mentions: 2 }]);
   });
 
   it('quotes the most positive and the most negative answers, never one under three words', () => {
@@ -148,10 +171,10 @@ describe('analyzeOffline on a hand-counted interview', () => {
   });
 
   it('finds the same topics across the interview', () => {
-    expect(result.themes.map((t) => [t.theme, t.answers])).toEqual([
-      ['support · customer', 4],
-      ['loading · slow', 3],
-      ['price · high', 3],
+    expect(result.themes.map((t) => [t.themeID, t.theme, t.answers])).toEqual([
+      ['all-t1', 'customer support', 4],
+      ['all-t2', 'price', 3],
+      ['all-t3', 'slow', 3],
     ]);
   });
 
@@ -194,11 +217,10 @@ describe('themes', () => {
     // Two topic words in eight per answer: answers of one topic often share no word, so they may split.
     const answers = topical(120, 2, 2, 5);
     const themes = await themesAcross(answers, new Yielder());
-    expect(themes.length).toBeGreaterThanOrEqual(2);
+    // Each topic word is in about 23% of its topic's answers: a group needs a phrase in a quarter of its
+    // answers to be named, so a topic may stay in other rather than be named by a word most do not say.
+    expect(themes.length).toBeGreaterThanOrEqual(1);
     for (const theme of themes) {
-      const terms = theme.theme.split(' · ').filter((term) => !FILLER.includes(term));
-      const topics = new Set(terms.map((term) => (PRICE.includes(term) ? 'p' : 's')));
-      expect({ theme: theme.theme, topics: topics.size }).toEqual({ theme: theme.theme, topics: 1 });
       expect(new Set(theme.quotes.map((q) => topicOf(q.linkID))).size).toBe(1);
     }
   });
@@ -208,8 +230,9 @@ describe('themes', () => {
     // Each price invite answers twice (question and follow-up): 80 price answers from 40 invites.
     const twice = [...once, ...once.filter((a) => topicOf(a.linkID) === 'p').map((a) => ({ ...a, turnIndex: 3, followUp: true }))];
     const themes = await themesAcross(twice, new Yielder());
-    const price = themes.filter((t) => PRICE.includes(t.theme.split(' · ')[0]));
-    expect(price.map((t) => [t.answers, t.description.split(';')[0]])).toEqual([[40, '80 similar answers']]);
+    const price = themes.filter((t) => t.quotes.every((q) => topicOf(q.linkID) === 'p'));
+    expect(price.reduce((sum, t) => sum + t.mentions, 0)).toBe(80);
+    expect(price.reduce((sum, t) => sum + t.answers, 0)).toBe(40);
   });
 
   it('leaves answers with nothing in common out rather than forcing a theme', async () => {
@@ -256,7 +279,7 @@ describe('languages', () => {
   it('keeps stop words out of keyphrases and theme names, whatever the language', async () => {
     const answers = syntheticAnswers(600, { questions: 2, seed: 7 });
     const result = await analyzeOffline({ questions: [{ questionIndex: 0, question: 'A' }, { questionIndex: 1, question: 'B' }], answers });
-    const phrases = result.questions.flatMap((q) => [...q.keyphrases.map((k) => k.phrase), ...q.themes.flatMap((t) => t.theme.split(' · '))]);
+    const phrases = result.questions.flatMap((q) => [...q.keyphrases.map((k) => k.phrase), ...q.themes.map((t) => t.theme)]);
     expect(phrases.length).toBeGreaterThan(10);
     const english = stopWordsFor('en')!;
     const spanish = stopWordsFor('es')!;
@@ -363,18 +386,115 @@ describe('determinism and progress', () => {
     expect(seen.every(([done], i) => i === 0 || done > seen[i - 1][0])).toBe(true);
   });
 
-  it('keeps the event loop turning while it analyses many answers', async () => {
-    const answers = syntheticAnswers(20_000);
-    const yielder = new Yielder();
-    const fired: number[] = [];
-    const timer = setInterval(() => fired.push(performance.now()), 1);
-    const started = performance.now();
+  it('gives way to the event loop while it analyses many answers (how long it holds it is measured by npm run bench, not here)', async () => {
+    const answers = syntheticAnswers(5_000);
+    const yielder = new Yielder(0);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
     await analyzeOffline({ questions, answers }, { yielder });
-    const elapsed = performance.now() - started;
     clearInterval(timer);
-    const gaps = fired.slice(1).map((time, i) => time - fired[i]);
-    expect(elapsed).toBeGreaterThan(100);
     expect(yielder.yields).toBeGreaterThan(10);
-    expect(Math.max(...gaps)).toBeLessThan(50);
+    expect(turns).toBeGreaterThan(0);
   }, LONG);
+});
+
+describe('coding at scale, codebooks and languages', () => {
+  const LONG = 60_000;
+  const MEAL_KIT = [
+    'The price is way too high for what you get.',
+    'Honestly the price went up twice this year.',
+    'Price is the main thing, it costs more than groceries.',
+    'Deliveries are constantly late and the meat was warm once.',
+    'My delivery was late three times, the box arrived at night.',
+    'Late deliveries are the worst part, I waited until 9pm.',
+    'So much packaging waste, every ingredient in its own plastic bag.',
+    'The packaging is wasteful, too much plastic and cardboard.',
+    'I hate the packaging waste, the recycling bin is always full.',
+    'I love the recipe variety, new dishes every week.',
+    'Recipe variety is great, we tried Thai food for the first time.',
+    'Good.',
+  ];
+  const mealKit = (copies: number) =>
+    Array.from({ length: copies }, (_, c) => MEAL_KIT.map((text, i) => answer(`m${c}-${i}`, 0, text, countWords(text), null))).flat();
+
+  it('codes a 12-invite study into its known groups, labels from the answers, the odd one in other', async () => {
+    const answers = [
+      ...mealKit(1),
+      answer('de', 0, 'Die Lieferung von FreshBox kommt oft zu spät.', 8, null, { language: 'de' }),
+      answer('es', 0, 'FreshBox es caro pero las recetas son buenas.', 8, null, { language: 'es' }),
+    ];
+    const result = await analyzeOffline({ questions: [{ questionIndex: 0, question: 'What do you think?' }], answers, productName: 'FreshBox' });
+    const [q0] = result.questions;
+    expect(q0.themes.map((t) => [t.theme, t.answers])).toEqual([
+      ['deliveries', 3],
+      ['packaging waste', 3],
+      ['price', 3],
+      ['recipe variety', 2],
+    ]);
+    // The German and Spanish answers share only the product's name: no theme of their own.
+    expect(q0.other).toEqual({ answers: 3, mentions: 3 });
+    expect(result.codes.filter((c) => c.themeIDs.length === 0).map((c) => c.linkID)).toEqual(['m0-11', 'de', 'es']);
+    for (const theme of q0.themes) expect(MEAL_KIT.some((text) => text.includes(theme.description))).toBe(true);
+    // A description of three words or more is its theme's first quote: traced to its answer, erased with it.
+    for (const theme of q0.themes) expect(theme.quotes[0].text).toBe(theme.description);
+  });
+
+  it('still finds themes in a study of 2,400 answers to one question, and codes each answer', async () => {
+    const answers = syntheticAnswers(2400, { questions: 1, seed: 3 });
+    const result = await analyzeOffline({ questions: [{ questionIndex: 0, question: 'What do you think?' }], answers });
+    const [q0] = result.questions;
+    expect(q0.themes.length).toBeGreaterThanOrEqual(3);
+    expect(q0.coverage).toBeGreaterThanOrEqual(0.9);
+    expect(result.codes).toHaveLength(answers.length);
+    expect(q0.themes.reduce((sum, t) => sum + t.mentions, 0) + q0.other.mentions).toBe(q0.themes.length ? answers.filter((a) => a.questionIndex === 0).length : 0);
+  }, LONG);
+
+  it('codes against a codebook: its themes kept in order with zero counts when unmatched, the rest emerging, the same every time', async () => {
+    const answers = mealKit(2);
+    const codebook = [
+      { questionIndex: 0, themes: [
+        { theme: 'Cost', description: 'The price is too high', examples: ['it costs more than groceries'] },
+        { theme: 'Customer service', description: null, examples: ['the agent never called back'] },
+        { theme: 'Late deliveries', description: null, examples: ['my delivery was late'] },
+      ] },
+    ];
+    const input = { questions: [{ questionIndex: 0, question: 'Q' }], answers, options: { maxThemes: 6, codebook } };
+    const first = await analyzeOffline(input);
+    const again = await analyzeOffline(structuredClone(input));
+    expect(again.codes).toEqual(first.codes);
+    const themes = first.questions[0].themes;
+    expect(themes.slice(0, 3).map((t) => [t.themeID, t.theme, t.emerging])).toEqual([
+      ['q0-c1', 'Cost', false],
+      ['q0-c2', 'Customer service', false],
+      ['q0-c3', 'Late deliveries', false],
+    ]);
+    expect(themes[0].mentions).toBeGreaterThanOrEqual(4);
+    expect([themes[1].answers, themes[1].mentions]).toEqual([0, 0]);
+    expect(themes[2].mentions).toBeGreaterThanOrEqual(4);
+    const emerging = themes.slice(3);
+    expect(emerging.length).toBeGreaterThan(0);
+    expect(emerging.every((t) => t.emerging && /^q0-t\d+$/.test(t.themeID))).toBe(true);
+    expect(emerging.map((t) => t.theme)).toEqual(expect.arrayContaining(['packaging waste']));
+    expect(themes.length).toBeLessThanOrEqual(6);
+  });
+
+  it('groups answers within their language, every theme carrying it', async () => {
+    const es = ['El precio es demasiado alto.', 'El precio subió otra vez.', 'Pago un precio muy alto.', 'La entrega llega tarde.', 'La entrega siempre tarde.', 'Otra entrega tarde hoy.'];
+    const ja = ['配達がいつも遅いです。', '配達が遅れました。', '配達が遅すぎます。', '価格が高いです。', '価格が高すぎます。', '価格がまた上がりました。'];
+    const answers = [
+      ...mealKit(1),
+      ...es.map((text, i) => answer(`es${i}`, 0, text, countWords(text), null, { language: 'es' })),
+      ...ja.map((text, i) => answer(`ja${i}`, 0, text, countWords(text), null, { language: 'ja' })),
+    ];
+    const result = await analyzeOffline({ questions: [{ questionIndex: 0, question: 'Q' }], answers });
+    const themes = result.questions[0].themes;
+    expect(new Set(themes.map((t) => t.language))).toEqual(new Set(['en', 'es', 'ja']));
+    expect(themes.filter((t) => t.language === 'es').map((t) => t.theme).sort()).toEqual(['entrega', 'precio']);
+    expect(themes.filter((t) => t.language === 'ja').map((t) => t.theme).sort()).toEqual(['価格', '配達']);
+    // A theme's answers are all in its language.
+    for (const theme of themes) {
+      const members = result.codes.filter((c) => c.themeIDs.includes(theme.themeID)).map((c) => answers.find((a) => a.linkID === c.linkID)!.language);
+      expect(new Set(members)).toEqual(new Set([theme.language]));
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ReportAnswers } from '../report-answers';
-import type { AnalysisAnswer, AnalysisQuestion } from './analysis.types';
+import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion } from './analysis.types';
 import { analyzeOffline } from './offline-analysis';
 import type { FromWorker, ToWorker } from './offline-analysis-runner';
 import { Yielder } from './yielder';
@@ -40,7 +40,7 @@ const fail = (error: unknown) => post({ type: 'error', message: error instanceof
 const onProgress = (done: number, total: number) => post({ type: 'progress', done, total });
 
 let answers: AnalysisAnswer[] = [];
-let report: { questions: AnalysisQuestion[]; gathered: ReportAnswers } | undefined;
+let report: { questions: AnalysisQuestion[]; options: AnalysisOptions; productName: string; gathered: ReportAnswers } | undefined;
 // Pages are gathered in the order they came, each after the one before.
 let gathering: Promise<void> = Promise.resolve();
 
@@ -50,13 +50,13 @@ port.on('message', (message: ToWorker) => {
       for (const answer of message.answers) answers.push(answer);
       return;
     case 'run': {
-      const input = { questions: message.questions, answers };
+      const input = { questions: message.questions, answers, options: message.options, productName: message.productName };
       answers = [];
       analyzeOffline(input, { yielder: paced, onProgress }).then((result) => post({ type: 'result', result }), fail);
       return;
     }
     case 'begin':
-      report = { questions: message.questions, gathered: new ReportAnswers(message.questions.map((q) => q.question), message.cutoff) };
+      report = { questions: message.questions, options: message.options, productName: message.productName, gathered: new ReportAnswers(message.questions.map((q) => q.question), message.cutoff) };
       gathering = Promise.resolve();
       return;
     case 'rows': {
@@ -66,10 +66,10 @@ port.on('message', (message: ToWorker) => {
       return;
     }
     case 'finish': {
-      const { questions, gathered } = report!;
+      const { questions, options, productName, gathered } = report!;
       report = undefined;
       gathering
-        .then(() => analyzeOffline({ questions, answers: gathered.answers }, { yielder: paced, onProgress }))
+        .then(() => analyzeOffline({ questions, answers: gathered.answers, options, productName }, { yielder: paced, onProgress }))
         .then((analysis) => post({ type: 'result', result: gathered.insights(analysis) }), fail);
       return;
     }

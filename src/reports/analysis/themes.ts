@@ -1,270 +1,312 @@
-import type { Quote, Theme } from './analysis.types';
-import { RUN_BREAK, type Corpus } from './corpus';
+import type { CodebookTheme, Quote, Theme } from './analysis.types';
+import { assignAll, centroidsOf, groupRows } from './clustering';
+import type { Corpus } from './corpus';
 import { excerpt } from './excerpt';
-import { meanCentroid, seedCentroids, simplifiedSilhouette, sphericalKMeans, type Clustering, type SparseRows } from './kmeans';
+import { isVerbatimQuote } from './quotes';
+import type { SparseRows } from './kmeans';
+import { labelOf, phraseSpreadOf, type Label } from './labels';
+import { stemmerFor } from './stemmers';
+import { baseLanguage } from './stopwords';
+import { forEachTerm, termRules } from './tokenize';
+import { vectorize, vectorOfKeys, type Vectors } from './vectors';
 import type { Yielder } from './yielder';
 
+/** What the LLM analyst asks a model for at most (the offline analysis takes the report's maxThemes). */
 export const MAX_THEMES_PER_QUESTION = 6;
 export const MAX_THEMES_ACROSS = 8;
-/** A theme holds at least this share of the answers it was found among, and at least MIN_MEMBERS. */
-const MIN_SHARE = 0.05;
-const MIN_MEMBERS = 2;
-/**
- * Below this mean silhouette no split separates the answers better than chance: they are one theme
- * (or none) rather than several made-up ones.
- */
-const MIN_SILHOUETTE = 0.1;
-/** An answer less similar than this to its theme's centre fits no theme and is left out. */
-const MIN_FIT = 0.2;
-/**
- * A term names a theme only when this share of its answers (and two at least) contain it; a theme with
- * no such term has nothing in common to name.
- */
-const MIN_LABEL_COVERAGE = 0.3;
-/** The number of clusters is chosen on an evenly spread sample of this many answers, then refined on all. */
-const SAMPLE_SIZE = 2000;
-const MAX_ITERATIONS = 30;
+/** A theme holds answers of at least this many distinct invites. */
+const MIN_INVITES = 2;
+/** A group found by clustering needs this share of its language's answers (and MIN_INVITES invites) to be a theme. */
+const MIN_SHARE = 0.005;
+/** An answer less alike than this to every theme's centre is unlike any theme: it goes to `other`. */
+const MIN_FIT = 0.1;
+/** Groups at least this akin merge (see clustering's kinship). */
+const MERGE_AT = 0.4;
+/** An answer joins a codebook theme when at least this alike to its label, description and examples. */
+const CODEBOOK_FIT = 0.2;
 const SEED = 20240611;
-const LABEL_TERMS = 2;
-const DESCRIPTION_TERMS = 3;
 const QUOTES_PER_THEME = 2;
 /** How far down a theme's most typical answers to look for quotable ones. */
 const QUOTE_CANDIDATES = 50;
+export const DESCRIPTION_MAX_CHARS = 200;
 
-interface Vectors {
-  rows: SparseRows;
-  /** Row → its answer in the corpus. */
-  docOfRow: Int32Array;
-  /** Feature → term id. */
-  termOfFeature: Int32Array;
-  /** Feature → answers (rows) that contain it. */
-  rowFrequency: Int32Array;
+/** What a set of answers was coded with: its themes, and each answer's (an index into `themes`, or -1: other). */
+export interface Coding {
+  themes: Theme[];
+  /** Parallel to the `docs` given: the index of the answer's theme in `themes`, or -1. */
+  codes: Int32Array;
+}
+
+export interface CodingOptions {
+  /** At most this many themes (codebook themes included). */
+  maxThemes: number;
+  /** The themes to code against first (a codebook's), in order; [] for none. */
+  codebook: readonly CodebookTheme[];
+  /** themeIDs: `<prefix>-t<n>` and, for codebook themes, `<prefix>-c<n>`. */
+  prefix: string;
+  /** Stems that never make answers alike nor name a theme alone (the product's name), by corpus stem id. */
+  excluded: ReadonlySet<number>;
+}
+
+/** A theme in the making: its answers (corpus docs), its label, and where it came from. */
+interface Draft {
+  docs: number[];
+  similarity: Map<number, number>;
+  label: Label | null;
+  codebook: number | null;
+  language: string | null;
 }
 
 /**
- * TF-IDF vectors of answers over their terms: sublinear term frequency (1 + ln tf) times smoothed
- * idf, L2-normalised, so that cosine similarity compares what answers are about rather than how long
- * they are. A term in a single answer cannot make two answers similar and is left out; so is an answer
- * left with no term.
+ * Codes every answer given with one theme or none: first against the codebook's themes (each answer
+ * to the one it is most like, if alike enough), then the rest grouped into themes of their own (emerging
+ * ones beside a codebook), language by language, since the analysis cannot translate and answers must
+ * not be grouped for sharing a language. Deterministic: the same answers and codebook give the same codes.
  */
-async function vectorize(corpus: Corpus, docs: readonly number[], yielder: Yielder): Promise<Vectors> {
-  const { tokens, starts } = corpus;
-  const vocabulary = corpus.terms.length;
-  const frequency = new Int32Array(vocabulary);
-  const lastDoc = new Int32Array(vocabulary).fill(-1);
-  let capacity = 0;
+export async function codeAnswers(corpus: Corpus, docs: readonly number[], options: CodingOptions, yielder: Yielder): Promise<Coding> {
+  const byLanguage = new Map<string, number[]>();
   for (const d of docs) {
-    for (let i = starts[d]; i < starts[d + 1]; i++) {
-      const id = tokens[i];
-      if (id !== RUN_BREAK && lastDoc[id] !== d) {
-        lastDoc[id] = d;
-        frequency[id]++;
-        capacity++;
-      }
-    }
-    if (yielder.due()) await yielder.giveWay();
+    const language = baseLanguage(corpus.answers[d].language);
+    let list = byLanguage.get(language);
+    if (!list) byLanguage.set(language, (list = []));
+    list.push(d);
   }
-  const featureOf = new Int32Array(vocabulary).fill(-1);
-  const termOfFeature: number[] = [];
-  for (let id = 0; id < vocabulary; id++) if (frequency[id] >= 2) featureOf[id] = termOfFeature.push(id) - 1;
-  const dim = termOfFeature.length;
-  const idf = Float64Array.from(termOfFeature, (id) => Math.log((1 + docs.length) / (1 + frequency[id])) + 1);
+  const languages = [...byLanguage.keys()].sort((a, b) => byLanguage.get(b)!.length - byLanguage.get(a)!.length || (a < b ? -1 : 1));
 
-  const rowStarts = [0];
-  const features = new Int32Array(capacity);
-  const weights = new Float32Array(capacity);
-  const docOfRow: number[] = [];
-  const rowFrequency = new Int32Array(dim);
-  const counts = new Float64Array(dim);
-  // An answer's features, sorted in place: Array#sort with a comparator copied every answer's (180 MB over a large report).
-  const buffer = new Int32Array(dim);
-  let length = 0;
-  for (const d of docs) {
-    let n = 0;
-    for (let i = starts[d]; i < starts[d + 1]; i++) {
-      const feature = tokens[i] === RUN_BREAK ? -1 : featureOf[tokens[i]];
-      if (feature < 0) continue;
-      if (counts[feature] === 0) buffer[n++] = feature;
-      counts[feature]++;
-    }
-    if (n) {
-      const touched = buffer.subarray(0, n).sort();
-      let norm = 0;
-      for (let t = 0; t < n; t++) norm += ((1 + Math.log(counts[touched[t]])) * idf[touched[t]]) ** 2;
-      norm = Math.sqrt(norm);
-      for (let t = 0; t < n; t++) {
-        const feature = touched[t];
-        features[length] = feature;
-        weights[length++] = ((1 + Math.log(counts[feature])) * idf[feature]) / norm;
-        rowFrequency[feature]++;
-        counts[feature] = 0;
-      }
-      rowStarts.push(length);
-      docOfRow.push(d);
-    }
-    if (yielder.due()) await yielder.giveWay();
+  const codebookDrafts: Draft[] = options.codebook.map((_, i) => ({ docs: [], similarity: new Map(), label: null, codebook: i, language: null }));
+  const emerging: Draft[] = [];
+  const budget = Math.max(0, options.maxThemes - options.codebook.length);
+  const caps = shareOut(budget, languages.map((language) => byLanguage.get(language)!.length));
+  for (const [i, language] of languages.entries()) {
+    const languageDocs = byLanguage.get(language)!;
+    const vectors = await vectorize(corpus, languageDocs, options.excluded, yielder);
+    let rest: number[] = languageDocs.map((_, r) => r);
+    if (options.codebook.length) rest = await matchCodebook(corpus, vectors, options.codebook, language, codebookDrafts, yielder);
+    if (caps[i] > 0) emerging.push(...(await findThemes(corpus, vectors, rest, caps[i], language, options.excluded, yielder)));
   }
-  return {
-    rows: { starts: Int32Array.from(rowStarts), features: features.slice(0, length), weights: weights.slice(0, length), dim },
-    docOfRow: Int32Array.from(docOfRow),
-    termOfFeature: Int32Array.from(termOfFeature),
-    rowFrequency,
-  };
-}
 
-/** `size` of `count` rows at even steps, so that a sample spreads over the answers' order (all when fewer). */
-function evenSample(count: number, size: number): Int32Array {
-  const sample = new Int32Array(Math.min(count, size));
-  for (let i = 0; i < sample.length; i++) sample[i] = count <= size ? i : Math.floor((i * count) / size);
-  return sample;
-}
-
-/**
- * k from the data: each k from 2 up to what the minimum theme size allows is tried on the sample
- * (k-means++ seeds from a fixed seed), rated by the simplified silhouette; the best wins if it
- * separates the answers at all and leaves no cluster below the minimum size, else they are taken as
- * one group. Then k-means refines it over all rows.
- */
-async function cluster(rows: SparseRows, maxThemes: number, yielder: Yielder): Promise<Clustering> {
-  const count = rows.starts.length - 1;
-  const all = evenSample(count, count);
-  const sample = evenSample(count, SAMPLE_SIZE);
-  const sampleMinMembers = Math.max(MIN_MEMBERS, Math.ceil(MIN_SHARE * sample.length));
-  const maxK = Math.min(maxThemes, Math.floor(sample.length / sampleMinMembers));
-  let best = { k: 1, score: MIN_SILHOUETTE, centroids: meanCentroid(rows, sample) };
-  for (let k = 2; k <= maxK; k++) {
-    const seeds = await seedCentroids(rows, sample, k, SEED + k, yielder);
-    const clustering = await sphericalKMeans(rows, sample, seeds, k, MAX_ITERATIONS, yielder);
-    // A split that leaves a cluster too small to be a theme is no better: its answers would be dropped.
-    const sizes = new Int32Array(k);
-    for (const row of sample) sizes[clustering.assignment[row]]++;
-    if (sizes.some((size) => size < sampleMinMembers)) continue;
-    const score = await simplifiedSilhouette(rows, sample, clustering, yielder);
-    if (score > best.score) best = { k, score, centroids: clustering.centroids };
-  }
-  return sphericalKMeans(rows, all, best.centroids, best.k, MAX_ITERATIONS, yielder);
-}
-
-interface Group {
-  rows: number[];
-  /** Its telling terms, best first, with the rows that contain each. */
-  terms: { feature: number; rows: number }[];
-}
-
-/**
- * A group's telling terms by class-based TF-IDF: the share of the group's answers that contain a term
- * times its idf over all the answers clustered, so that a term common to every answer names no group.
- */
-async function tellingTerms(vectors: Vectors, rows: readonly number[], termText: (feature: number) => string, yielder: Yielder): Promise<Group['terms']> {
-  const { starts, features, dim } = vectors.rows;
-  const coverage = new Int32Array(dim);
-  for (const row of rows) {
-    for (let i = starts[row]; i < starts[row + 1]; i++) coverage[features[i]]++;
-    if (yielder.due()) await yielder.giveWay();
-  }
-  const total = vectors.docOfRow.length;
-  const scored: { feature: number; rows: number; score: number }[] = [];
-  for (let feature = 0; feature < dim; feature++) {
-    const count = coverage[feature];
-    if (count >= Math.max(MIN_MEMBERS, MIN_LABEL_COVERAGE * rows.length)) {
-      scored.push({ feature, rows: count, score: (count / rows.length) * Math.log(1 + total / vectors.rowFrequency[feature]) });
-    }
-  }
-  scored.sort((a, b) => b.score - a.score || (termText(a.feature) < termText(b.feature) ? -1 : 1));
-  return scored.slice(0, DESCRIPTION_TERMS).map(({ feature, rows: count }) => ({ feature, rows: count }));
-}
-
-function describe(group: Group, termText: (feature: number) => string): string {
-  const mentions = group.terms.map((term, i) => (i === 0 ? `${term.rows} ${term.rows === 1 ? 'mentions' : 'mention'} ` : `${term.rows} `) + termText(term.feature));
-  const list = mentions.length > 1 ? `${mentions.slice(0, -1).join(', ')} and ${mentions[mentions.length - 1]}` : mentions[0];
-  return `${group.rows.length} similar answers; ${list}.`;
-}
-
-/**
- * Themes among some answers: groups of similar answers (spherical k-means over TF-IDF vectors, the
- * number of groups chosen from the data), each named by its most telling terms, with up to two quotes
- * of its most typical answers (those nearest its centre) from different invites. Answers that fit no
- * group well are left out, and a group too small or with no term in common is not a theme.
- */
-export async function findThemes(corpus: Corpus, docs: readonly number[], maxThemes: number, yielder: Yielder): Promise<Theme[]> {
-  const vectors = await vectorize(corpus, docs, yielder);
-  const count = vectors.docOfRow.length;
-  const minMembers = Math.max(MIN_MEMBERS, Math.ceil(MIN_SHARE * count));
-  if (count < minMembers) return [];
-  const clustering = await cluster(vectors.rows, maxThemes, yielder);
-  const termText = (feature: number) => corpus.terms[vectors.termOfFeature[feature]];
-
-  const members: number[][] = Array.from({ length: clustering.k }, () => []);
-  for (let row = 0; row < count; row++) {
-    if (clustering.similarity[row] >= MIN_FIT) members[clustering.assignment[row]].push(row);
-  }
-  // Two clusters named alike are one theme that k-means split: they are merged.
-  const byLabel = new Map<string, number[]>();
-  for (const rows of members) {
-    if (rows.length < minMembers) continue;
-    const terms = await tellingTerms(vectors, rows, termText, yielder);
-    if (!terms.length) continue;
-    const label = terms.slice(0, LABEL_TERMS).map((term) => termText(term.feature)).sort().join('\u0000');
-    byLabel.set(label, [...(byLabel.get(label) ?? []), ...rows]);
-  }
-  const themes: { size: number; theme: Theme }[] = [];
-  for (const rows of byLabel.values()) {
-    const group = { rows, terms: await tellingTerms(vectors, rows, termText, yielder) };
+  const ordered = [...codebookDrafts, ...emerging.sort((a, b) => b.docs.length - a.docs.length || ((a.label?.label ?? '') < (b.label?.label ?? '') ? -1 : 1))];
+  const index = new Map<number, number>();
+  ordered.forEach((draft, t) => draft.docs.forEach((d) => index.set(d, t)));
+  const codes = Int32Array.from(docs, (d) => index.get(d) ?? -1);
+  const themes: Theme[] = [];
+  let n = 0;
+  for (const draft of ordered) {
+    const codebookTheme = draft.codebook === null ? null : options.codebook[draft.codebook];
+    const languages = new Set(draft.docs.map((d) => baseLanguage(corpus.answers[d].language)));
+    const described = describe(corpus, draft);
     themes.push({
-      size: rows.length,
-      theme: {
-        theme: group.terms.slice(0, LABEL_TERMS).map((term) => termText(term.feature)).join(' · '),
-        description: describe(group, termText),
-        answers: new Set(rows.map((row) => corpus.links[vectors.docOfRow[row]])).size,
-        quotes: await typicalQuotes(corpus, vectors, group, clustering, termText, yielder),
-        // Compile shims until the analysis branch's coding lands (issue 29): ids are given by the report builder.
-        themeID: '',
-        keyphrases: [],
-        mentions: rows.length,
-        emerging: false,
-        language: null,
-      },
+      themeID: codebookTheme ? `${options.prefix}-c${draft.codebook! + 1}` : `${options.prefix}-t${++n}`,
+      theme: codebookTheme ? codebookTheme.theme : draft.label!.label,
+      description: codebookTheme?.description ?? described.text,
+      keyphrases: draft.label?.keyphrases ?? [],
+      answers: new Set(draft.docs.map((d) => corpus.links[d])).size,
+      mentions: draft.docs.length,
+      quotes: await typicalQuotes(corpus, draft, described, yielder),
+      emerging: options.codebook.length > 0 && !codebookTheme,
+      language: draft.language ?? (languages.size === 1 ? [...languages][0] : null),
     });
+    if (yielder.due()) await yielder.giveWay();
   }
-  themes.sort((a, b) => b.size - a.size || (a.theme.theme < b.theme.theme ? -1 : a.theme.theme > b.theme.theme ? 1 : 0));
-  return themes.map(({ theme }) => theme);
+  return { themes, codes };
 }
 
-async function typicalQuotes(
-  corpus: Corpus,
-  vectors: Vectors,
-  group: Group,
-  clustering: Clustering,
-  termText: (feature: number) => string,
-  yielder: Yielder,
-): Promise<Quote[]> {
-  const terms = new Set(group.terms.map((term) => termText(term.feature)));
-  const typical = await mostTypical(group.rows, clustering.similarity, yielder);
+/** `total` shared out in proportion to `weights` (largest remainders; ties to the earlier), each weight's share at most... its part. */
+function shareOut(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum === 0) return weights.map(() => 0);
+  const exact = weights.map((w) => (total * w) / sum);
+  const shares = exact.map(Math.floor);
+  let left = total - shares.reduce((a, b) => a + b, 0);
+  const order = exact.map((x, i) => ({ i, rest: x - Math.floor(x) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  for (const { i } of order) {
+    if (left === 0) break;
+    shares[i]++;
+    left--;
+  }
+  return shares;
+}
+
+/** The stem ids of a text in one language, as runs, mapped to the corpus's stems (unknown stems are left out). */
+function stemRuns(corpus: Corpus, text: string, language: string): number[][] {
+  const stem = stemmerFor(language);
+  const runs: number[][] = [];
+  let run: number[] = [];
+  forEachTerm(text, termRules(language), (term) => {
+    const id = term === null ? undefined : corpus.stemIds.get(`${language}\u0000${stem ? stem(term) : term}`);
+    if (id === undefined) {
+      if (run.length) runs.push(run);
+      run = [];
+    } else {
+      run.push(id);
+    }
+  });
+  if (run.length) runs.push(run);
+  return runs;
+}
+
+/**
+ * Each answer to the codebook theme it is most like (its label, description and examples as one text,
+ * in the answers' TF-IDF space), if at least CODEBOOK_FIT alike; ties go to the earlier theme. Answers
+ * the codebook does not take are returned (rows of `vectors`), for emerging themes.
+ */
+async function matchCodebook(corpus: Corpus, vectors: Vectors, codebook: readonly CodebookTheme[], language: string, drafts: Draft[], yielder: Yielder): Promise<number[]> {
+  const targets = codebook.map((theme) => {
+    const text = [theme.theme, theme.description ?? '', ...theme.examples].join('\n');
+    return vectorOfKeys(vectors, stemRuns(corpus, text, language).flat());
+  });
+  const { rows } = vectors;
+  const rest: number[] = [];
+  for (let r = 0; r < vectors.docOfRow.length; r++) {
+    let best = -1;
+    let bestScore = CODEBOOK_FIT;
+    targets.forEach((target, t) => {
+      let score = 0;
+      for (let i = rows.starts[r]; i < rows.starts[r + 1]; i++) score += rows.weights[i] * (target.get(rows.features[i]) ?? 0);
+      if (score >= bestScore && (best < 0 || score > bestScore)) [best, bestScore] = [t, score];
+    });
+    if (best < 0) rest.push(r);
+    else {
+      drafts[best].docs.push(vectors.docOfRow[r]);
+      drafts[best].similarity.set(vectors.docOfRow[r], bestScore);
+    }
+    if (yielder.due()) await yielder.giveWay();
+  }
+  return rest;
+}
+
+/** The rows of `vectors` listed in `subset` as a SparseRows of their own (row i is subset[i]). */
+function subRows(rows: SparseRows, subset: readonly number[]): SparseRows {
+  const starts = new Int32Array(subset.length + 1);
+  let size = 0;
+  subset.forEach((r, i) => (starts[i + 1] = size += rows.starts[r + 1] - rows.starts[r]));
+  const features = new Int32Array(size);
+  const weights = new Float32Array(size);
+  subset.forEach((r, i) => {
+    features.set(rows.features.subarray(rows.starts[r], rows.starts[r + 1]), starts[i]);
+    weights.set(rows.weights.subarray(rows.starts[r], rows.starts[r + 1]), starts[i]);
+  });
+  return { starts, features, weights, dim: rows.dim };
+}
+
+/**
+ * Themes among some answers of one language (rows of `vectors`): groups found by clustering (see
+ * groupRows), each named by labelOf. A group with no label (nothing in common to name) or of fewer than
+ * MIN_INVITES invites is dissolved, groups named alike are merged, and the answers are assigned again to
+ * the themes left, until every theme stands: so no answer is lost, it is in a theme or in `other`.
+ */
+async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly number[], cap: number, language: string, excluded: ReadonlySet<number>, yielder: Yielder): Promise<Draft[]> {
+  if (subset.length < MIN_INVITES) return [];
+  const rows = subRows(vectors.rows, subset);
+  const docOf = (i: number) => vectors.docOfRow[subset[i]];
+  const minRows = Math.max(MIN_INVITES, Math.ceil(MIN_SHARE * Math.min(subset.length, 4000)));
+  let grouping = await groupRows(rows, { maxGroups: cap, minRows, mergeAt: MERGE_AT, minFit: MIN_FIT, seed: SEED }, yielder);
+  const allDocs = subset.map((_, i) => docOf(i));
+  const { spread, total } = phraseSpreadOf(corpus, allDocs);
+  if (yielder.due()) await yielder.giveWay();
+
+  for (let round = 0; round < 4; round++) {
+    const members: number[][] = Array.from({ length: grouping.k }, () => []);
+    grouping.assignment.forEach((g, i) => g >= 0 && members[g].push(i));
+    const byKey = new Map<string, { rows: number[]; label: Label }>();
+    let changed = false;
+    for (const rowsOf of members) {
+      const groupDocs = rowsOf.map(docOf);
+      const invites = new Set(groupDocs.map((d) => corpus.links[d])).size;
+      const label = invites >= MIN_INVITES ? labelOf(corpus, groupDocs, spread, total, excluded) : null;
+      if (!label) {
+        changed ||= rowsOf.length > 0;
+        continue;
+      }
+      const same = byKey.get(label.key);
+      if (same) {
+        same.rows.push(...rowsOf);
+        changed = true;
+      } else {
+        byKey.set(label.key, { rows: rowsOf, label });
+      }
+      if (yielder.due()) await yielder.giveWay();
+    }
+    const kept = [...byKey.values()];
+    if (!changed) {
+      return kept.map(({ rows: rowsOf, label }) => ({
+        docs: rowsOf.map(docOf),
+        similarity: new Map(rowsOf.map((i) => [docOf(i), grouping.similarity[i]])),
+        label,
+        codebook: null,
+        language,
+      }));
+    }
+    if (!kept.length) return [];
+    // The themes left, their centres from their members, and every answer assigned to them again.
+    const assignment = new Int32Array(subset.length).fill(-1);
+    kept.forEach(({ rows: rowsOf }, g) => rowsOf.forEach((i) => (assignment[i] = g)));
+    grouping = await assignAll(rows, centroidsOf(rows, assignment, kept.length), kept.length, MIN_FIT, yielder);
+  }
+  return [];
+}
+
+/**
+ * A theme's description offline: the most typical of its answers (nearest its centre) that carries its
+ * label, quoted at that sentence, at most DESCRIPTION_MAX_CHARS; with the answer it quotes (null: none).
+ */
+function describe(corpus: Corpus, draft: Draft): { doc: number | null; text: string } {
+  const typical = mostTypical(draft, QUOTE_CANDIDATES);
+  const terms = draft.label?.terms ?? new Set<string>();
+  for (const d of typical) {
+    const answer = corpus.answers[d];
+    const text = excerpt(answer.answer, answer.language, { terms }, { allowShort: true });
+    if (text !== null && [...terms].every((term) => text.toLowerCase().includes(term))) return { doc: d, text: shorten(text) };
+  }
+  const first = typical[0];
+  if (first === undefined) return { doc: null, text: '' };
+  const answer = corpus.answers[first];
+  return { doc: first, text: shorten(excerpt(answer.answer, answer.language, { terms }, { allowShort: true }) ?? answer.answer.trim()) };
+}
+
+/** At most DESCRIPTION_MAX_CHARS of a verbatim text, cut where a word ends (a substring of it, trimmed). */
+export function shorten(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= DESCRIPTION_MAX_CHARS) return trimmed;
+  const cut = trimmed.slice(0, DESCRIPTION_MAX_CHARS);
+  const space = cut.search(/\s\S*$/u);
+  return (space > DESCRIPTION_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd();
+}
+
+/** The `limit` answers of a theme nearest its centre, nearest first (ties by answer order): kept in a short sorted list, not by sorting the whole theme. */
+function mostTypical(draft: Draft, limit: number): number[] {
+  const top: { d: number; s: number }[] = [];
+  const before = (a: { d: number; s: number }, b: { d: number; s: number }) => a.s > b.s || (a.s === b.s && a.d < b.d);
+  for (const d of draft.docs) {
+    const entry = { d, s: draft.similarity.get(d) ?? 0 };
+    if (top.length === limit && !before(entry, top[limit - 1])) continue;
+    let at = top.length;
+    while (at > 0 && before(entry, top[at - 1])) at--;
+    top.splice(at, 0, entry);
+    if (top.length > limit) top.pop();
+  }
+  return top.map((entry) => entry.d);
+}
+
+/**
+ * Up to QUOTES_PER_THEME quotes of a theme's most typical answers, from different invites: first the
+ * answer its description quotes, as the description quotes it when that is a quote (three words or
+ * more), so that the description can be traced to its answer and goes with it when that is erased.
+ */
+async function typicalQuotes(corpus: Corpus, draft: Draft, described: { doc: number | null; text: string }, yielder: Yielder): Promise<Quote[]> {
+  const terms = draft.label?.terms ?? new Set<string>();
   const quotes: Quote[] = [];
-  for (const row of typical) {
-    const answer = corpus.answers[vectors.docOfRow[row]];
+  const order = mostTypical(draft, QUOTE_CANDIDATES);
+  const at = described.doc === null ? -1 : order.indexOf(described.doc);
+  if (at > 0) order.unshift(...order.splice(at, 1));
+  for (const d of order) {
+    const answer = corpus.answers[d];
     if (quotes.some((quote) => quote.linkID === answer.linkID)) continue;
-    const text = excerpt(answer.answer, answer.language, { terms });
+    const asDescribed = d === described.doc && isVerbatimQuote({ text: described.text }, { role: 'interviewee', content: answer.answer });
+    const text = asDescribed ? described.text : excerpt(answer.answer, answer.language, { terms });
     if (text !== null) quotes.push({ linkID: answer.linkID, turnIndex: answer.turnIndex, text });
     if (quotes.length === QUOTES_PER_THEME) break;
     if (yielder.due()) await yielder.giveWay();
   }
   return quotes;
-}
-
-/** The QUOTE_CANDIDATES rows nearest their centre, nearest first (ties by row): a selection, not a sort of all. */
-async function mostTypical(rows: readonly number[], similarity: Float64Array, yielder: Yielder): Promise<number[]> {
-  const before = (a: number, b: number) => similarity[a] > similarity[b] || (similarity[a] === similarity[b] && a < b);
-  const best: number[] = [];
-  for (const row of rows) {
-    if (yielder.due()) await yielder.giveWay();
-    if (best.length === QUOTE_CANDIDATES) {
-      if (!before(row, best[best.length - 1])) continue;
-      best.pop();
-    }
-    let i = best.length;
-    while (i > 0 && before(row, best[i - 1])) i--;
-    best.splice(i, 0, row);
-  }
-  return best;
 }

@@ -35,11 +35,6 @@ function wordSegmenter(language: string): Intl.Segmenter {
   return segmenter;
 }
 
-/** Whether a text needs a dictionary segmenter to find its words. */
-export function isUnspaced(text: string): boolean {
-  return UNSPACED.test(text);
-}
-
 /** How a language's words are compared: the rules one tag's words go through. */
 export interface TermRules {
   language: string;

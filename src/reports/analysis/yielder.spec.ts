@@ -17,36 +17,26 @@ describe('Yielder', () => {
     expect(yielder.yields).toBe(1);
   });
 
-  it('keeps a 1 ms timer firing while a busy loop gives way', async () => {
+  it('lets a timer fire while a busy loop gives way', async () => {
     const yielder = new Yielder(4);
-    const fired: number[] = [];
-    const timer = setInterval(() => fired.push(performance.now()), 1);
-    const until = performance.now() + 60;
-    while (performance.now() < until) if (yielder.due()) await yielder.giveWay();
+    let fired = 0;
+    const timer = setInterval(() => fired++, 1);
+    // Busy until the timer has fired three times: the loop ends only if giving way lets it run.
+    while (fired < 3) if (yielder.due()) await yielder.giveWay();
     clearInterval(timer);
-    expect(fired.length).toBeGreaterThan(5);
-    const gaps = fired.slice(1).map((time, i) => time - fired[i]);
-    expect(Math.max(...gaps)).toBeLessThan(30);
+    expect(yielder.yields).toBeGreaterThan(0);
   });
 
-  it('rests for restMs when it gives way, so that a busy loop takes about budget / (budget + rest) of a core', async () => {
-    const yielder = new Yielder(5, undefined, 15);
-    let busy = 0;
-    let spins = 0;
-    const started = performance.now();
-    while (performance.now() - started < 200) {
-      const from = performance.now();
-      // Busy until the budget is spent.
-      while (!yielder.due()) spins++;
-      busy += performance.now() - from;
-      await yielder.giveWay();
-    }
-    const share = busy / (performance.now() - started);
-    expect(yielder.yields).toBeGreaterThan(3);
-    expect(spins).toBeGreaterThan(0);
-    // 5 / (5 + 15) = 0.25; timers fire late rather than early, so the share can only be lower.
-    expect(share).toBeLessThan(0.4);
-    expect(share).toBeGreaterThan(0.05);
+  it('rests on a timer of restMs when it gives way: a timer due before the rest ends has fired', async () => {
+    // Timers fire in the order they fall due: the 1 ms timer before the rest's. A turn of the event
+    // loop (setImmediate, no rest) would come back before it. How much of a core a rest leaves is the
+    // benchmark's to measure (the analysis worker's pace), not a test's.
+    const resting = new Yielder(0, undefined, 20);
+    let fired = false;
+    setTimeout(() => (fired = true), 1);
+    await resting.giveWay();
+    expect(fired).toBe(true);
+    expect(resting.yields).toBe(1);
   });
 
   it('stops the loop at its next turn once its signal is aborted', async () => {

@@ -42,6 +42,8 @@ export interface ReportInput {
   pages: AsyncIterable<AnswerSourceRow[]>;
   cutoff: number;
   options: AnalysisOptions;
+  /** The product's name: its words alone never name a theme offline. */
+  productName: string;
 }
 
 /**
@@ -53,7 +55,7 @@ export class OfflineAnalyst implements Analyst {
   constructor(private readonly runner: OfflineAnalysisRunner) {}
 
   analyze(input: AnalysisInput, run: AnalysisRun): Promise<AnalysisResult> {
-    return this.runner.analyze({ questions: input.questions, answers: input.answers }, run);
+    return this.runner.analyze({ questions: input.questions, answers: input.answers, options: input.options, productName: input.context.productName }, run);
   }
 
   report(input: ReportInput, run: AnalysisRun): Promise<AnswerInsights> {
