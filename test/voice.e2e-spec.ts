@@ -541,6 +541,8 @@ describe('Voice interviews', () => {
           SPEAKER: speakerEnv(speaker.url),
           IRS_E2E_SPEECH_KEY: KEY,
           OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          // Every trace (the default keeps a tenth of those that start here).
+          OTEL_TRACES_SAMPLER: 'always_on',
           OTEL_BSP_SCHEDULE_DELAY: '100',
         });
         const call = async (method: string, path: string, body?: unknown) => {
