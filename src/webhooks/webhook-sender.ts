@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { WEBHOOK_LIMITS } from './webhooks.limits';
-import { guardedLookup, refusedTarget } from './webhook-targets';
+import { refusalOf, refusedTarget, webhookAgent } from './webhook-targets';
 
 export interface SendOutcome {
   /** The endpoint's HTTP status, or null when it gave none. */
@@ -23,14 +23,15 @@ export interface SendOptions {
 const USER_AGENT = 'interview-research-service-webhooks/1';
 
 function describe(error: NodeJS.ErrnoException): string {
-  const text = error.code === 'EWEBHOOKTARGET' ? `refused: ${error.message}` : error.code ? `${error.code}: ${error.message}` : error.message;
+  const refused = refusalOf(error);
+  const text = refused ? `refused: ${refused}` : error.code ? `${error.code}: ${error.message}` : error.message;
   return text.slice(0, WEBHOOK_LIMITS.error);
 }
 
 /**
  * One POST of a webhook body: no redirects followed (node:http never does; a 3xx is an answer like any
- * other non-2xx), no connection reuse, the target checked again (scheme and IP literal here, every
- * resolved address inside the connection's lookup), and an answer (status and headers) within
+ * other non-2xx), no connection reuse, the target checked again (scheme and IP literal here, the
+ * address connected to by the agent), and an answer (status and headers) within
  * `timeoutMs` or the attempt has failed. Never rejects.
  */
 export function sendWebhook(url: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendOutcome> {
@@ -60,8 +61,8 @@ export function sendWebhook(url: string, body: string, headers: Record<string, s
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target, {
       method: 'POST',
-      agent: false,
-      lookup: guardedLookup(options.allowLocal),
+      // request-filtering-agent: no connection reuse, and the address about to be connected to checked.
+      agent: webhookAgent(target, options.allowLocal),
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), options.timeoutMs);

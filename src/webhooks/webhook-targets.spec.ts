@@ -1,4 +1,5 @@
-import { checkTarget, guardedLookup, refusedAddress, refusedTarget } from './webhook-targets';
+import { request } from 'node:https';
+import { checkTarget, refusalOf, refusedAddress, refusedTarget, webhookAgent } from './webhook-targets';
 
 describe(refusedAddress.name, () => {
   it.each([
@@ -32,11 +33,18 @@ describe(refusedAddress.name, () => {
     ['ff02::1', 'multicast'],
     ['100.64.0.1', 'shared (carrier-grade NAT)'],
     ['[::1]', 'loopback'],
+    ['::7f00:1', 'reserved'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped'],
+    ['64:ff9b::8.8.8.8', 'NAT64'],
+    ['2002:7f00:1::1', '6to4'],
+    ['2001::1', 'Teredo'],
+    ['fec0::1', 'site-local'],
+    ['198.18.0.1', 'reserved'],
   ])('refuses %s (%s)', (address, reason) => {
     expect(refusedAddress(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.15.255.255', '172.32.0.1', '192.169.0.1', '169.253.255.255', '100.128.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', 'fbff::1', '2a00:1450:4001::200e'])(
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.15.255.255', '172.32.0.1', '192.169.0.1', '169.253.255.255', '100.128.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', 'fbff::1', '2a00:1450:4001::200e'])(
     'allows the public address %s',
     (address) => {
       expect(refusedAddress(address)).toBeUndefined();
@@ -91,19 +99,42 @@ describe(checkTarget.name, () => {
   });
 });
 
-describe(guardedLookup.name, () => {
-  const lookup = (allowLocal: boolean, host: string, all: boolean) =>
-    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
-      guardedLookup(allowLocal)(host, { all } as never, (error, address) => resolve({ error, address })),
-    );
+/** What the sending agent does with a connection to `host`: 'refused' (with its words) or 'let through' (any other outcome). */
+function connectWithAgent(host: string, allowLocal = false): Promise<{ outcome: 'refused' | 'let through'; refusal?: string }> {
+  const url = new URL(`https://${host.includes(':') ? `[${host}]` : host}:9/`);
+  return new Promise((resolve) => {
+    const req = request(url, { agent: webhookAgent(url, allowLocal), timeout: 300 });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (error) => {
+      const refusal = refusalOf(error);
+      resolve(refusal ? { outcome: 'refused', refusal } : { outcome: 'let through' });
+    });
+    req.end();
+  });
+}
 
-  it('refuses a name whose addresses are not public, as the socket is about to connect', async () => {
-    const { error } = await lookup(false, 'localhost', false);
-    expect(error).toMatchObject({ code: 'EWEBHOOKTARGET', message: expect.stringMatching(/loopback/) });
+describe('the sending agent (request-filtering-agent)', () => {
+  const refused = ['127.0.0.1', '::1', '10.0.0.1', '172.16.0.1', '192.168.1.10', '169.254.169.254', '100.100.100.200', 'fd00:ec2::254', 'fc00::1', 'fe80::1', '::ffff:127.0.0.1', '64:ff9b::192.168.0.1', '0.0.0.0', '::', '224.0.0.1', '100.64.0.1', '::7f00:1', '198.18.0.1'];
+  const allowed = ['8.8.8.8', '93.184.215.14', '172.32.0.1', '2606:4700:4700::1111'];
+
+  // The pin between the library and our registration check: where refusedAddress() refuses, the agent
+  // refuses to connect, and where it allows, the agent tries. A change in either shows here.
+  it.each(refused)('refuses to connect to %s, as the registration check does', async (address) => {
+    expect(refusedAddress(address)).toBeDefined();
+    await expect(connectWithAgent(address)).resolves.toEqual({ outcome: 'refused', refusal: `the host resolves to a ${refusedAddress(address)} address; webhooks go to public addresses only` });
   });
 
-  it('hands over the checked addresses, one or all as the socket asks', async () => {
-    await expect(lookup(true, 'localhost', false)).resolves.toEqual({ error: null, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
-    await expect(lookup(true, 'localhost', true)).resolves.toEqual({ error: null, address: expect.arrayContaining([expect.objectContaining({ family: expect.any(Number) })]) });
+  it.each(allowed)('tries to connect to the public address %s, as the registration check allows', async (address) => {
+    expect(refusedAddress(address)).toBeUndefined();
+    await expect(connectWithAgent(address)).resolves.toEqual({ outcome: 'let through' });
+  });
+
+  it('refuses a name whose address is not public, as the socket is about to connect', async () => {
+    await expect(connectWithAgent('localhost')).resolves.toEqual({ outcome: 'refused', refusal: expect.stringMatching(/^the host resolves to a loopback address/) });
+  });
+
+  it('lets everything through with WEBHOOK_ALLOW_LOCAL', async () => {
+    await expect(connectWithAgent('127.0.0.1', true)).resolves.toEqual({ outcome: 'let through' });
+    await expect(connectWithAgent('localhost', true)).resolves.toEqual({ outcome: 'let through' });
   });
 });
