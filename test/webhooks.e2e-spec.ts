@@ -139,8 +139,8 @@ describe('Webhook events', () => {
     expect(byType['invite.completed']).toEqual({ type: 'invite.completed', timestamp: invite.completed_on, data: { ...inviteData, status: 'completed', completed_on: invite.completed_on } });
     expect(byType['profile.created']).toEqual({ type: 'profile.created', timestamp: invite.completed_on, data: { profileID: profile.profileID, productIDs: [productID] } });
 
-    // webhook-id is the delivery's id; each delivery is recorded with its attempt.
-    const deliveries = await w.deliveries(mine.webhookID);
+    // webhook-id is the delivery's id; each delivery is recorded with its attempt (once the relay has recorded the answers).
+    const deliveries = await w.until(mine.webhookID, (all) => all.length === 3 && all.every((d: any) => d.status === 'delivered'));
     expect(deliveries.map((d: any) => d.deliveryID).sort()).toEqual(got.map((r) => r.id).sort());
     for (const d of deliveries) {
       expect(d).toEqual({
