@@ -178,3 +178,37 @@ export function centroidsOf(rows: SparseRows, assignment: Int32Array, k: number)
   }
   return centroids;
 }
+
+/**
+ * Each row's similarity to the rest of its group (its group's sum of member vectors without it, as a unit
+ * vector); 0 for rows in no group or alone in theirs. Unlike the similarity to a centroid the row itself
+ * pulled, this shows a row held in its group by a word it shares with only one other member.
+ */
+export function leaveOneOutFit(rows: SparseRows, assignment: Int32Array, k: number): Float64Array {
+  const dim = rows.dim;
+  const sums = new Float64Array(k * dim);
+  for (let r = 0; r < assignment.length; r++) {
+    const g = assignment[r];
+    if (g < 0) continue;
+    for (let i = rows.starts[r]; i < rows.starts[r + 1]; i++) sums[g * dim + rows.features[i]] += rows.weights[i];
+  }
+  const squares = Float64Array.from({ length: k }, (_, g) => {
+    let sum = 0;
+    for (let i = g * dim; i < (g + 1) * dim; i++) sum += sums[i] * sums[i];
+    return sum;
+  });
+  const fit = new Float64Array(assignment.length);
+  for (let r = 0; r < assignment.length; r++) {
+    const g = assignment[r];
+    if (g < 0) continue;
+    let dot = 0;
+    let self = 0;
+    for (let i = rows.starts[r]; i < rows.starts[r + 1]; i++) {
+      dot += rows.weights[i] * sums[g * dim + rows.features[i]];
+      self += rows.weights[i] * rows.weights[i];
+    }
+    const rest = squares[g] - 2 * dot + self;
+    fit[r] = rest > 1e-12 ? (dot - self) / Math.sqrt(rest) : 0;
+  }
+  return fit;
+}

@@ -145,7 +145,9 @@ export function labelOf(corpus: Corpus, docs: readonly number[], everywhere: Rea
     const score = (answers / sample.length) * Math.log(1 + total / Math.max(answers, everywhere.get(key) ?? answers));
     ranked.push({ phrase: { key, answers }, score });
   }
-  ranked.sort((a, b) => b.score - a.score || a.phrase.key - b.phrase.key);
+  // Ties by the phrase's stems as text, not by their ids: ids follow the order the answers were read in.
+  const textOf = (key: number) => stemsOf(corpus, key).map((stem) => corpus.stems[stem]).join(' ');
+  ranked.sort((a, b) => b.score - a.score || (a.phrase.key === b.phrase.key ? 0 : textOf(a.phrase.key) < textOf(b.phrase.key) ? -1 : 1));
   // Counted on a sample: a phrase qualifies when its share of all the group's answers holds too (checked only for those in the running).
   const exact = new Map<number, boolean>();
   const holds = (phrase: Phrase) => {

@@ -28,7 +28,7 @@ const SPOKEN: Readonly<Record<string, string>> = {
     being us its there which whatever etc always sometimes often even`,
   es: `es son está están estoy estaba era ser sido hay yo esto esta este estos estas eso esos esas creo
     cosa cosas algo todo todos toda todas tiene tengo tienen tenía puede hace les sí bastante pues entonces
-    así muy mucho muchos mucha nosotros nosotras ellos ellas usted ustedes vosotros`,
+    así muy mucho muchos mucha nosotros nosotras ellos ellas usted ustedes vosotros otro otra otros otras`,
   pt: `é são está estão estou era ser sido ter tem tenho tinha foi acho coisa coisas algo tudo todos todas
     pra pro né aí então assim bastante muito muita`,
   fr: `ça très plus tout tous toute toutes aussi alors donc comme si chose choses vraiment peut fais fait

@@ -1,10 +1,11 @@
 import type { CodebookTheme, Quote, Theme } from './analysis.types';
-import { assignAll, centroidsOf, groupRows } from './clustering';
+import { assignAll, centroidsOf, groupRows, leaveOneOutFit } from './clustering';
 import type { Corpus } from './corpus';
 import { excerpt } from './excerpt';
 import { isVerbatimQuote } from './quotes';
 import type { SparseRows } from './kmeans';
 import { labelOf, phraseSpreadOf, type Label } from './labels';
+import { median } from './stats';
 import { stemmerFor } from './stemmers';
 import { baseLanguage } from './stopwords';
 import { forEachTerm, termRules } from './tokenize';
@@ -20,6 +21,8 @@ const MIN_INVITES = 2;
 const MIN_SHARE = 0.005;
 /** An answer less alike than this to every theme's centre is unlike any theme: it goes to `other`. */
 const MIN_FIT = 0.1;
+/** An answer less alike to the rest of its theme than this share of the theme's median is a stray: it goes to `other`. */
+const STRAY_AT = 0.5;
 /** Groups at least this akin merge (see clustering's kinship). */
 const MERGE_AT = 0.4;
 /** An answer joins a codebook theme when at least this alike to its label, description and examples. */
@@ -78,7 +81,9 @@ export async function codeAnswers(corpus: Corpus, docs: readonly number[], optio
   const budget = Math.max(0, options.maxThemes - options.codebook.length);
   const caps = shareOut(budget, languages.map((language) => byLanguage.get(language)!.length));
   for (const [i, language] of languages.entries()) {
-    const languageDocs = byLanguage.get(language)!;
+    // In an order of their own (see canonicalOrder): the rows the database returns come in any order,
+    // and k-means' sample and seeds follow the order, so the same answers must always come in the same one.
+    const languageDocs = canonicalOrder(corpus, byLanguage.get(language)!);
     const vectors = await vectorize(corpus, languageDocs, options.excluded, yielder);
     let rest: number[] = languageDocs.map((_, r) => r);
     if (options.codebook.length) rest = await matchCodebook(corpus, vectors, options.codebook, language, codebookDrafts, yielder);
@@ -109,6 +114,26 @@ export async function codeAnswers(corpus: Corpus, docs: readonly number[], optio
     if (yielder.due()) await yielder.giveWay();
   }
   return { themes, codes };
+}
+
+/**
+ * Answers ordered by a hash of their text (ties by invite and turn): an order that does not depend on
+ * the order they were read in, and, unlike an alphabetical one, spreads alike answers evenly through it.
+ */
+function canonicalOrder(corpus: Corpus, docs: readonly number[]): number[] {
+  const keys = new Map(docs.map((d) => [d, fnv1a(corpus.answers[d].answer)]));
+  return [...docs].sort((a, b) => {
+    const x = corpus.answers[a];
+    const y = corpus.answers[b];
+    return keys.get(a)! - keys.get(b)! || (x.answer < y.answer ? -1 : x.answer > y.answer ? 1 : 0) || (x.linkID < y.linkID ? -1 : x.linkID > y.linkID ? 1 : 0) || x.turnIndex - y.turnIndex;
+  });
+}
+
+/** 32-bit FNV-1a of a text's UTF-16 code units: cheap, and spreads even near-identical texts apart. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /** `total` shared out in proportion to `weights` (largest remainders; ties to the earlier), each weight's share at most... its part. */
@@ -229,7 +254,8 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
     }
     const kept = [...byKey.values()];
     if (!changed) {
-      return kept.map(({ rows: rowsOf, label }) => ({
+      const fitting = await withoutStrays(corpus, rows, kept, docOf, spread, total, excluded, yielder);
+      return fitting.map(({ rows: rowsOf, label }) => ({
         docs: rowsOf.map(docOf),
         similarity: new Map(rowsOf.map((i) => [docOf(i), grouping.similarity[i]])),
         label,
@@ -244,6 +270,48 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
     grouping = await assignAll(rows, centroidsOf(rows, assignment, kept.length), kept.length, MIN_FIT, yielder);
   }
   return [];
+}
+
+/**
+ * The themes without the answers unlike them: an answer whose similarity to the rest of its theme (see
+ * leaveOneOutFit) is under STRAY_AT of the theme's median, and that does not say the theme's label, goes to `other`. Nearest-centre assignment
+ * alone keeps an answer held by one word it shares with one member ("every single evening" beside
+ * "late in the evening"); a share of the theme's own median holds for tight small themes and loose
+ * large ones alike. A theme left with fewer than MIN_INVITES invites, or nothing in common to name, is
+ * dissolved into `other`; one that lost answers is named again from those it keeps.
+ */
+async function withoutStrays(
+  corpus: Corpus,
+  rows: SparseRows,
+  themes: readonly { rows: number[]; label: Label }[],
+  docOf: (row: number) => number,
+  spread: ReadonlyMap<number, number>,
+  total: number,
+  excluded: ReadonlySet<number>,
+  yielder: Yielder,
+): Promise<{ rows: number[]; label: Label }[]> {
+  const assignment = new Int32Array(rows.starts.length - 1).fill(-1);
+  themes.forEach((theme, g) => theme.rows.forEach((r) => (assignment[r] = g)));
+  const fit = leaveOneOutFit(rows, assignment, themes.length);
+  if (yielder.due()) await yielder.giveWay();
+  const kept: { rows: number[]; label: Label }[] = [];
+  for (const theme of themes) {
+    const floor = STRAY_AT * (median(theme.rows.map((r) => fit[r])) ?? 0);
+    const named = (r: number) => {
+      const text = corpus.answers[docOf(r)].answer.toLowerCase();
+      return [...theme.label.terms].every((term) => text.includes(term));
+    };
+    const fitting = theme.rows.filter((r) => fit[r] >= floor || named(r));
+    if (fitting.length === theme.rows.length) {
+      kept.push(theme);
+      continue;
+    }
+    const docs = fitting.map(docOf);
+    const label = new Set(docs.map((d) => corpus.links[d])).size >= MIN_INVITES ? labelOf(corpus, docs, spread, total, excluded) : null;
+    if (label) kept.push({ rows: fitting, label });
+    if (yielder.due()) await yielder.giveWay();
+  }
+  return kept;
 }
 
 /**
@@ -273,12 +341,13 @@ export function shorten(text: string): string {
   return (space > DESCRIPTION_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd();
 }
 
-/** The `limit` answers of a theme nearest its centre, nearest first (ties by answer order): kept in a short sorted list, not by sorting the whole theme. */
+/** The `limit` answers of a theme nearest its centre, nearest first (ties by their place in the theme): kept in a short sorted list, not by sorting the whole theme. */
 function mostTypical(draft: Draft, limit: number): number[] {
-  const top: { d: number; s: number }[] = [];
-  const before = (a: { d: number; s: number }, b: { d: number; s: number }) => a.s > b.s || (a.s === b.s && a.d < b.d);
-  for (const d of draft.docs) {
-    const entry = { d, s: draft.similarity.get(d) ?? 0 };
+  // Ties by the answer's place in the theme, which follows canonicalOrder (not the order they were read in).
+  const top: { d: number; s: number; at: number }[] = [];
+  const before = (a: { s: number; at: number }, b: { s: number; at: number }) => a.s > b.s || (a.s === b.s && a.at < b.at);
+  for (const [place, d] of draft.docs.entries()) {
+    const entry = { d, s: draft.similarity.get(d) ?? 0, at: place };
     if (top.length === limit && !before(entry, top[limit - 1])) continue;
     let at = top.length;
     while (at > 0 && before(entry, top[at - 1])) at--;
