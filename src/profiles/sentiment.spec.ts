@@ -37,6 +37,18 @@ describe(answerSentiment.name, () => {
     expect(answerSentiment('I would recommend it.', 'en')).toBeGreaterThan(0.05);
   });
 
+  it('reads phrases whose feeling is not their words\': coming back or not, idioms, warnings', () => {
+    for (const text of ["I won't be back.", "I don't think we'll be going back anytime soon.", 'Never again.', "I won't renew my plan.", 'We will not return.', "Don't waste your time here.", 'I buy my vegetables elsewhere now.', 'Delivery took forever.']) {
+      expect({ text, negative: answerSentiment(text, 'en')! < 0 }).toEqual({ text, negative: true });
+    }
+    for (const text of ["We'll definitely come back.", 'The curry is to die for.', "I couldn't be happier with it.", "I can't wait for the next box.", 'I really like the recipes.']) {
+      expect({ text, positive: answerSentiment(text, 'en')! > 0 }).toEqual({ text, positive: true });
+    }
+    // A product sent back is not a feeling, and "I'd like" is a wish: neither is scored.
+    expect(answerSentiment('I returned the box on Monday.', 'en')).toBe(0);
+    expect(answerSentiment("I'd like more recipes.", 'en')).toBe(answerSentiment('More recipes.', 'en'));
+  });
+
   it('knows the words VADER lacks from a larger lexicon (ML-SentiCon), VADER leading where both have a word', () => {
     expect(answerSentiment('The courier was unhelpful.', 'en')).toBeLessThan(-0.05);
     expect(answerSentiment('The rooms were spotless.', 'en')).toBeGreaterThan(0.05);

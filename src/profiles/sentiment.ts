@@ -2,7 +2,7 @@ import { baseLanguage } from '../reports/analysis/stopwords';
 import { lexiconFor, valenceOf, type Lexicon } from './sentiment-lexicons';
 
 /** How answerSentiment scores, named in reports and stored with each score (see TurnMeta.sentimentMethod). */
-export const SENTIMENT_METHOD = 'vader-rules+lexicons/v2';
+export const SENTIMENT_METHOD = 'vader-rules+lexicons/v3';
 
 /** VADER's constants: a negated word's valence is scaled by this; a booster adds this much. */
 const NEGATION_SCALAR = -0.74;
@@ -54,6 +54,41 @@ const COUNTERFACTUAL = /\b(?:would|could|should|might)(?: not)? have\b/u;
 const UNMET_SCALAR = -0.5;
 
 /**
+ * English phrases whose feeling is not the sum of their words', as VADER keeps special cases ("kiss of
+ * death"): each becomes one token of the given valence. An intention to come back, or not, is how a
+ * customer most often says how it went ("I won't be back", "we'll go again", "I won't renew"); VADER has
+ * no word for it ("return" counts only when negated: in customer research it is mostly a product sent back).
+ * `negated`: its valence when a negation is anywhere before it in its clause ("I don't think we'll be going
+ * back"), not only within three words; not coming back says as much as coming back. Without it, no
+ * negation turns the phrase: they say the opposite of their words ("to die for", "couldn't be happier",
+ * "don't waste your time").
+ */
+const ENGLISH_PHRASES: readonly { pattern: RegExp; valence: number; negated?: number }[] = [
+  { pattern: /\bnever (?:ever )?again\b/gu, valence: -2 },
+  { pattern: /\b(?:go|goes|going|went|come|comes|coming|came|be|head|heading|running) (?:right )?back\b|\b(?:go|going|come|coming|visit|visiting|order|ordering|eat|eating) (?:there |here )?again\b|\brenew(?:ing)?\b/gu, valence: 1.5, negated: -1.5 },
+  // "Return" is mostly a product sent back: only "I won't return" says something.
+  { pattern: /\breturn(?:ing)?\b/gu, valence: 0, negated: -1.5 },
+  // "Like" is a filler in speech (see NOT_FEELINGS) but a feeling after its subject; "I'd like" is a wish.
+  { pattern: /\b(?:i|we|they|you'll) (?:really |also |just |do |did |still |actually )?(?:like|liked)\b/gu, valence: 1.5, negated: -1.5 },
+  { pattern: /\bto die for\b|\bout of this world\b|\b(?:could|can)(?:n't|n’t|not| not) be (?:any )?happier\b|\b(?:can't|cant|cannot|can’t) say enough good\b/gu, valence: 2.5 },
+  { pattern: /\b(?:can't|cant|cannot|can’t) wait\b|\bcheck (?:it|them|this place) out\b|\bthumbs up\b/gu, valence: 1.5 },
+  { pattern: /\bwast(?:e|ed|ing) (?:of )?(?:your|my|our|their|his|her)? ?(?:time|money)\b|\bthumbs down\b|\bgave up\b|\bstay away\b/gu, valence: -2 },
+  { pattern: /\belsewhere\b|\b(?:took|takes|take|taking) (?:her |him |them |us |me )?forever\b/gu, valence: -1.5 },
+  { pattern: /\b(?:zero|no|0|one|1|two|2) stars?\b/gu, valence: -2 },
+  { pattern: /\b(?:four|4|five|5) stars\b/gu, valence: 2 },
+];
+/** A phrase's token: a character no word holds, then its index in ENGLISH_PHRASES. */
+const PHRASE_MARK = '\u0001';
+
+/** The words with each English phrase replaced by its token. */
+function withPhrases(words: string[]): string[] {
+  let joined = words.join(' ');
+  if (!joined.includes(' ')) return words;
+  ENGLISH_PHRASES.forEach(({ pattern }, i) => (joined = joined.replace(pattern, `${PHRASE_MARK}${i}`)));
+  return joined.split(' ').filter(Boolean);
+}
+
+/**
  * One sentence's valence sum and whether any word of it carries one, VADER's way: each word's valence,
  * strengthened by a booster before it, turned by a negation within three words before it (in Japanese:
  * right after it), weighed half before a contrast word and one and a half after it, and "!" adding
@@ -62,12 +97,23 @@ const UNMET_SCALAR = -0.5;
  * Taboada et al. 2011: on the Amazon and IMDb sentence sets this turned more errors right than wrong).
  */
 function scoreSentence(sentence: string, lexicon: Lexicon, english: boolean): { sum: number; hits: number; words: number } {
-  const words = wordsOf(sentence, lexicon);
+  const words = english ? withPhrases(wordsOf(sentence, lexicon)) : wordsOf(sentence, lexicon);
   const contrastAt = words.findIndex((word) => lexicon.contrasts.has(word));
   let sum = 0;
   let hits = 0;
   words.forEach((word, i) => {
     if (BREAK.test(word) || lexicon.negations.has(word) || lexicon.boosters.has(word) || lexicon.contrasts.has(word)) return;
+    const phrase = word.startsWith(PHRASE_MARK) ? ENGLISH_PHRASES[Number(word.slice(1))] : undefined;
+    if (phrase) {
+      const before = words.slice(0, i);
+      const clause = before.slice(before.findLastIndex((w) => BREAK.test(w)) + 1);
+      const valence = phrase.negated !== undefined && clause.some((w) => lexicon.negations.has(w)) ? phrase.negated : phrase.valence;
+      if (valence !== 0) {
+        hits++;
+        sum += valence;
+      }
+      return;
+    }
     let valence = valenceOf(lexicon, word);
     if (english && words[i - 1] === 'too' && !(valence && valence > 0)) valence = TOO_VALENCE;
     if (valence === undefined) return;
