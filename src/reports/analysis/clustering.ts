@@ -22,6 +22,11 @@ export interface GroupingOptions {
   /** A row less alike than this to every group's centroid is in none. */
   minFit: number;
   seed: number;
+  /**
+   * Row → a key of its own (a hash of its text): the sample, and the order k-means meets it in, follow
+   * it rather than the rows' order, so that the same answers read in another order give the same groups.
+   */
+  rank?: Uint32Array;
 }
 
 /** The fitting sample: the number of groups and their centroids are found on at most this many rows, spread evenly. */
@@ -30,9 +35,10 @@ export const SAMPLE_SIZE = 3000;
 const OVERSPLIT = 3;
 const MAX_ITERATIONS = 15;
 
-function evenSample(rows: SparseRows, size: number): Int32Array {
+function evenSample(rows: SparseRows, size: number, rank?: Uint32Array): Int32Array {
   const nonEmpty: number[] = [];
   for (let r = 0; r + 1 < rows.starts.length; r++) if (rows.starts[r + 1] > rows.starts[r]) nonEmpty.push(r);
+  if (rank) nonEmpty.sort((a, b) => rank[a] - rank[b] || a - b);
   if (nonEmpty.length <= size) return Int32Array.from(nonEmpty);
   return Int32Array.from({ length: size }, (_, i) => nonEmpty[Math.floor((i * nonEmpty.length) / size)]);
 }
@@ -58,7 +64,7 @@ function norm(vector: Float64Array, offset: number, dim: number): number {
 export async function groupRows(rows: SparseRows, options: GroupingOptions, yielder: Yielder): Promise<Grouping> {
   const count = rows.starts.length - 1;
   const dim = rows.dim;
-  const sample = evenSample(rows, SAMPLE_SIZE);
+  const sample = evenSample(rows, SAMPLE_SIZE, options.rank);
   const none: Grouping = { k: 0, centroids: new Float64Array(0), assignment: new Int32Array(count).fill(-1), similarity: new Float64Array(count) };
   if (sample.length < Math.max(2, options.minRows) || dim === 0) return none;
 

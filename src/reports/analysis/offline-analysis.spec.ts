@@ -125,7 +125,7 @@ describe('analyzeOffline on a hand-counted interview', () => {
       { themeID: 'q0-t2', theme: 'price', answers: 3, mentions: 3, emerging: false, language: 'en' },
     ]);
     // Descriptions: the most typical answer carrying the label, verbatim.
-    expect(q0.themes.map((t) => t.description)).toEqual(['Loading is slow every morning, pages crawl.', 'We pay a high price and the invoice keeps growing.']);
+    expect(q0.themes.map((t) => t.description)).toEqual(['Slow loading of reports wastes my time.', 'We pay a high price and the invoice keeps growing.']);
     expect(q0.themes.map((t) => t.keyphrases[0])).toEqual(['loading', 'price']);
     const quoted = q0.themes.map((t) => t.quotes.map((q) => q.linkID).sort());
     expect(quoted[0].every((link) => ['d', 'e', 'f'].includes(link))).toBe(true);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CodebookTheme, Quote, Theme } from './analysis.types';
 import { assignAll, centroidsOf, groupRows, leaveOneOutFit } from './clustering';
 import type { Corpus } from './corpus';
@@ -81,15 +82,14 @@ export async function codeAnswers(corpus: Corpus, docs: readonly number[], optio
   const budget = Math.max(0, options.maxThemes - options.codebook.length);
   const caps = shareOut(budget, languages.map((language) => byLanguage.get(language)!.length));
   for (const [i, language] of languages.entries()) {
-    // In an order of their own (see canonicalOrder): the rows the database returns come in any order,
-    // and k-means' sample and seeds follow the order, so the same answers must always come in the same one.
-    const languageDocs = canonicalOrder(corpus, byLanguage.get(language)!);
+    const languageDocs = byLanguage.get(language)!;
     const vectors = await vectorize(corpus, languageDocs, options.excluded, yielder);
     let rest: number[] = languageDocs.map((_, r) => r);
     if (options.codebook.length) rest = await matchCodebook(corpus, vectors, options.codebook, language, codebookDrafts, yielder);
     if (caps[i] > 0) emerging.push(...(await findThemes(corpus, vectors, rest, caps[i], language, options.excluded, yielder)));
   }
 
+  // Each theme's answers in an order of their own: ties among its most typical answers go by it.
   const ordered = [...codebookDrafts, ...emerging.sort((a, b) => b.docs.length - a.docs.length || ((a.label?.label ?? '') < (b.label?.label ?? '') ? -1 : 1))];
   const index = new Map<number, number>();
   ordered.forEach((draft, t) => draft.docs.forEach((d) => index.set(d, t)));
@@ -117,23 +117,27 @@ export async function codeAnswers(corpus: Corpus, docs: readonly number[], optio
 }
 
 /**
- * Answers ordered by a hash of their text (ties by invite and turn): an order that does not depend on
- * the order they were read in, and, unlike an alphabetical one, spreads alike answers evenly through it.
+ * Which of two answers comes first among equals: by a hash of their text, then by invite and turn. An
+ * order that does not depend on the order they were read in, used where ties must be broken.
  */
-function canonicalOrder(corpus: Corpus, docs: readonly number[]): number[] {
-  const keys = new Map(docs.map((d) => [d, fnv1a(corpus.answers[d].answer)]));
-  return [...docs].sort((a, b) => {
-    const x = corpus.answers[a];
-    const y = corpus.answers[b];
-    return keys.get(a)! - keys.get(b)! || (x.answer < y.answer ? -1 : x.answer > y.answer ? 1 : 0) || (x.linkID < y.linkID ? -1 : x.linkID > y.linkID ? 1 : 0) || x.turnIndex - y.turnIndex;
-  });
+function canonicallyBefore(corpus: Corpus, a: number, b: number, hashes: Map<number, number>): boolean {
+  const hash = (d: number) => {
+    let h = hashes.get(d);
+    if (h === undefined) hashes.set(d, (h = textHash(corpus.answers[d].answer)));
+    return h;
+  };
+  if (hash(a) !== hash(b)) return hash(a) < hash(b);
+  const [x, y] = [corpus.answers[a], corpus.answers[b]];
+  if (x.answer !== y.answer) return x.answer < y.answer;
+  return x.linkID !== y.linkID ? x.linkID < y.linkID : x.turnIndex < y.turnIndex;
 }
 
-/** 32-bit FNV-1a of a text's UTF-16 code units: cheap, and spreads even near-identical texts apart. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+/**
+ * 32 bits of a text's MD5 (not for security: an order of its own for each text). node:crypto's native
+ * hash, since a hash of ours in JavaScript took seconds over 20,000 long answers.
+ */
+function textHash(text: string): number {
+  return createHash('md5').update(text).digest().readUInt32BE(0);
 }
 
 /** `total` shared out in proportion to `weights` (largest remainders; ties to the earlier), each weight's share at most... its part. */
@@ -225,7 +229,9 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
   const rows = subRows(vectors.rows, subset);
   const docOf = (i: number) => vectors.docOfRow[subset[i]];
   const minRows = Math.max(MIN_INVITES, Math.ceil(MIN_SHARE * Math.min(subset.length, 4000)));
-  let grouping = await groupRows(rows, { maxGroups: cap, minRows, mergeAt: MERGE_AT, minFit: MIN_FIT, seed: SEED }, yielder);
+  // The rows come in the order the database returned them; k-means' sample and seeds follow a hash of each text instead.
+  const rank = Uint32Array.from(subset, (_, i) => textHash(corpus.answers[docOf(i)].answer));
+  let grouping = await groupRows(rows, { maxGroups: cap, minRows, mergeAt: MERGE_AT, minFit: MIN_FIT, seed: SEED, rank }, yielder);
   const allDocs = subset.map((_, i) => docOf(i));
   const { spread, total } = phraseSpreadOf(corpus, allDocs);
   if (yielder.due()) await yielder.giveWay();
@@ -254,7 +260,7 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
     }
     const kept = [...byKey.values()];
     if (!changed) {
-      const fitting = await withoutStrays(corpus, rows, kept, docOf, spread, total, excluded, yielder);
+      const fitting = await withoutStrays(corpus, rows, kept, docOf, yielder);
       return fitting.map(({ rows: rowsOf, label }) => ({
         docs: rowsOf.map(docOf),
         similarity: new Map(rowsOf.map((i) => [docOf(i), grouping.similarity[i]])),
@@ -277,17 +283,14 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
  * leaveOneOutFit) is under STRAY_AT of the theme's median, and that does not say the theme's label, goes to `other`. Nearest-centre assignment
  * alone keeps an answer held by one word it shares with one member ("every single evening" beside
  * "late in the evening"); a share of the theme's own median holds for tight small themes and loose
- * large ones alike. A theme left with fewer than MIN_INVITES invites, or nothing in common to name, is
- * dissolved into `other`; one that lost answers is named again from those it keeps.
+ * large ones alike. A theme left with fewer than MIN_INVITES invites is dissolved into `other`; one that lost
+ * answers keeps its label, since every answer that says it stays.
  */
 async function withoutStrays(
   corpus: Corpus,
   rows: SparseRows,
   themes: readonly { rows: number[]; label: Label }[],
   docOf: (row: number) => number,
-  spread: ReadonlyMap<number, number>,
-  total: number,
-  excluded: ReadonlySet<number>,
   yielder: Yielder,
 ): Promise<{ rows: number[]; label: Label }[]> {
   const assignment = new Int32Array(rows.starts.length - 1).fill(-1);
@@ -306,9 +309,8 @@ async function withoutStrays(
       kept.push(theme);
       continue;
     }
-    const docs = fitting.map(docOf);
-    const label = new Set(docs.map((d) => corpus.links[d])).size >= MIN_INVITES ? labelOf(corpus, docs, spread, total, excluded) : null;
-    if (label) kept.push({ rows: fitting, label });
+    // The answers that say the label are all kept, so the label still names answers of the theme.
+    if (new Set(fitting.map((r) => corpus.links[docOf(r)])).size >= MIN_INVITES) kept.push({ rows: fitting, label: theme.label });
     if (yielder.due()) await yielder.giveWay();
   }
   return kept;
@@ -319,7 +321,7 @@ async function withoutStrays(
  * label, quoted at that sentence, at most DESCRIPTION_MAX_CHARS; with the answer it quotes (null: none).
  */
 function describe(corpus: Corpus, draft: Draft): { doc: number | null; text: string } {
-  const typical = mostTypical(draft, QUOTE_CANDIDATES);
+  const typical = mostTypical(corpus, draft, QUOTE_CANDIDATES);
   const terms = draft.label?.terms ?? new Set<string>();
   for (const d of typical) {
     const answer = corpus.answers[d];
@@ -341,13 +343,13 @@ export function shorten(text: string): string {
   return (space > DESCRIPTION_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd();
 }
 
-/** The `limit` answers of a theme nearest its centre, nearest first (ties by their place in the theme): kept in a short sorted list, not by sorting the whole theme. */
-function mostTypical(draft: Draft, limit: number): number[] {
-  // Ties by the answer's place in the theme, which follows canonicalOrder (not the order they were read in).
-  const top: { d: number; s: number; at: number }[] = [];
-  const before = (a: { s: number; at: number }, b: { s: number; at: number }) => a.s > b.s || (a.s === b.s && a.at < b.at);
-  for (const [place, d] of draft.docs.entries()) {
-    const entry = { d, s: draft.similarity.get(d) ?? 0, at: place };
+/** The `limit` answers of a theme nearest its centre, nearest first (ties: canonicallyBefore): kept in a short sorted list, not by sorting the whole theme. */
+function mostTypical(corpus: Corpus, draft: Draft, limit: number): number[] {
+  const top: { d: number; s: number }[] = [];
+  const hashes = new Map<number, number>();
+  const before = (a: { d: number; s: number }, b: { d: number; s: number }) => a.s > b.s || (a.s === b.s && canonicallyBefore(corpus, a.d, b.d, hashes));
+  for (const d of draft.docs) {
+    const entry = { d, s: draft.similarity.get(d) ?? 0 };
     if (top.length === limit && !before(entry, top[limit - 1])) continue;
     let at = top.length;
     while (at > 0 && before(entry, top[at - 1])) at--;
@@ -365,7 +367,7 @@ function mostTypical(draft: Draft, limit: number): number[] {
 async function typicalQuotes(corpus: Corpus, draft: Draft, described: { doc: number | null; text: string }, yielder: Yielder): Promise<Quote[]> {
   const terms = draft.label?.terms ?? new Set<string>();
   const quotes: Quote[] = [];
-  const order = mostTypical(draft, QUOTE_CANDIDATES);
+  const order = mostTypical(corpus, draft, QUOTE_CANDIDATES);
   const at = described.doc === null ? -1 : order.indexOf(described.doc);
   if (at > 0) order.unshift(...order.splice(at, 1));
   for (const d of order) {
