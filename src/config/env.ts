@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 
 /**
@@ -56,4 +58,31 @@ export function readChoice<T extends string>(env: Env, name: string, fallback: T
   if (!raw) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${env[name]}")`);
   return raw as T;
+}
+
+/**
+ * A variable holding JSON, inline or as `@path/to/file.json`: its parsed value and how to name where it
+ * came from in an error (the variable, and the file). Null when unset or blank. The parser's own message
+ * is never quoted, only the position: it may quote the text, and with it a misplaced API key.
+ */
+export function readJsonVariable(env: Env, variable: string): { where: string; parsed: unknown } | null {
+  const raw = env[variable]?.trim();
+  if (!raw) return null;
+  let where = variable;
+  let text = raw;
+  if (raw.startsWith('@')) {
+    const path = resolve(raw.slice(1).trim());
+    where = `${variable} (file ${path})`;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  try {
+    return { where, parsed: JSON.parse(text) };
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new ConfigError(`${where} is not valid JSON${position ? ` (at position ${position})` : ''}`);
+  }
 }

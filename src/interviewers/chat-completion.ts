@@ -1,4 +1,5 @@
 import type { OpenAiAgentConfig } from './interviewers.config';
+import { readBoundedBody } from '../common/bounded-body';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -50,7 +51,7 @@ export async function chatCompletion(
       await response.body?.cancel();
       return { ok: false, failure: { kind: 'http', status: response.status } };
     }
-    body = await readBounded(response, options.responseBytes);
+    body = (await readBoundedBody(response, options.responseBytes))?.toString('utf8') ?? null;
   } catch (error) {
     stop?.throwIfAborted();
     return { ok: false, failure: failureOf(error, config.timeoutMs) };
@@ -81,29 +82,6 @@ function messageOf(body: string): { content: string | null; refused: boolean; cu
     refused: typeof message.refusal === 'string' && message.refusal !== '',
     cutOff: isObject(choice) && choice.finish_reason === 'length',
   };
-}
-
-/** Reads at most `limit` bytes of the body; null when there are more. */
-async function readBounded(response: Response, limit: number): Promise<string | null> {
-  if (Number(response.headers.get('content-length')) > limit) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Why a request failed, from its error's name and code only: messages may quote what was sent. */

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { inspect } from 'node:util';
 import { ConfigError } from '../config/config-error';
-import { Env, quote } from '../config/env';
+import { Env, quote, readJsonVariable } from '../config/env';
 import { BUILT_IN_INTERVIEWER, INTERVIEWER_LIMITS, INTERVIEWER_NAME_PATTERN } from './interviewer.limits';
 
 /**
@@ -93,28 +91,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * ConfigError naming the variable, the agent and the field; the API key itself is never quoted.
  */
 export function readInterviewerAgents(env: Env): Map<string, InterviewerAgentConfig> {
-  const raw = env[VARIABLE]?.trim();
   const agents = new Map<string, InterviewerAgentConfig>();
-  if (!raw) return agents;
-  let where = VARIABLE;
-  let text = raw;
-  if (raw.startsWith('@')) {
-    const path = resolve(raw.slice(1).trim());
-    where = `${VARIABLE} (file ${path})`;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    // Only the position: the parser's own message may quote the text, and with it a misplaced key.
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw new ConfigError(`${where} is not valid JSON${position ? ` (at position ${position})` : ''}`);
-  }
+  const read = readJsonVariable(env, VARIABLE);
+  if (!read) return agents;
+  const { where, parsed } = read;
   if (!isObject(parsed)) {
     throw new ConfigError(`${where} must be a JSON object mapping agent names to their configuration, like {"gpt": {"kind": "openai", ...}}`);
   }

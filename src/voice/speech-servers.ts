@@ -1,6 +1,7 @@
 import type { Secret } from '../interviewers/interviewers.config';
 import type { SpeakerConfig, TranscriberConfig } from './voice.config';
 import { AUDIO_FILE_NAMES, AudioType, VOICE_LIMITS } from './voice.limits';
+import { readBoundedBody } from '../common/bounded-body';
 
 /** Why a speech server gave nothing usable, in words for the log and a metric's label: never what was sent or received. */
 export type SpeechServerFailure =
@@ -68,35 +69,12 @@ async function exchange(url: string, apiKey: Secret | null, timeoutMs: number, b
       await response.body?.cancel();
       return { ok: false, failure: { kind: 'http', status: response.status } };
     }
-    const read = await readBounded(response, responseBytes);
+    const read = await readBoundedBody(response, responseBytes);
     if (read === null) return { ok: false, failure: { kind: 'too-large', bytes: responseBytes } };
     return { ok: true, body: read, contentType: response.headers.get('content-type') };
   } catch (error) {
     return { ok: false, failure: failureOf(error, timeoutMs) };
   }
-}
-
-/** Reads at most `limit` bytes of the body; null when there are more. */
-async function readBounded(response: Response, limit: number): Promise<Buffer | null> {
-  if (Number(response.headers.get('content-length')) > limit) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Why a request failed, from its error's name and code only: messages may quote what was sent. */

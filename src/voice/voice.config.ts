@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ConfigError } from '../config/config-error';
-import { Env, quote } from '../config/env';
+import { Env, quote, readJsonVariable } from '../config/env';
 import { Secret } from '../interviewers/interviewers.config';
 import { LANGUAGE_TAGS } from '../languages/languages';
 import { VOICE_LIMITS } from './voice.limits';
@@ -96,27 +94,9 @@ export function readSpeaker(env: Env): SpeakerConfig | null {
 
 /** The variable's JSON object (inline or from the file it names), its fields checked against `fields`. */
 function readObject(env: Env, variable: string, fields: readonly string[], example: string): { where: string; value: Json } | null {
-  const raw = env[variable]?.trim();
-  if (!raw) return null;
-  let where = variable;
-  let text = raw;
-  if (raw.startsWith('@')) {
-    const path = resolve(raw.slice(1).trim());
-    where = `${variable} (file ${path})`;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    // Only the position: the parser's own message may quote the text, and with it a misplaced key.
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw new ConfigError(`${where} is not valid JSON${position ? ` (at position ${position})` : ''}`);
-  }
+  const read = readJsonVariable(env, variable);
+  if (!read) return null;
+  const { where, parsed: value } = read;
   if (!isObject(value)) throw new ConfigError(`${where} must be a JSON object like ${example}`);
   for (const field of Object.keys(value)) {
     if (!fields.includes(field)) {
