@@ -212,7 +212,7 @@ function documentedVariables(root) {
 /**
  * The variables src/ reads (specs aside), by the ways it reads them: `env.NAME` (process.env too),
  * `env['NAME']`, a reader given the environment and the name (`readInt(env, 'NAME', …)`), `env[NAME]`
- * where NAME is a constant of the file, and ConfigService's `get('NAME')`. Name → first file reading it.
+ * and `reader(env, NAME)` where NAME is a constant of the file, and ConfigService's `get('NAME')`. Name → first file reading it.
  */
 function readVariables(root) {
   const names = new Map();
@@ -225,6 +225,7 @@ function readVariables(root) {
     for (const m of code.matchAll(/\benv\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\]/g)) add(m[1], file);
     for (const m of code.matchAll(/\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]*)['"]/g)) add(m[1], file);
     for (const m of code.matchAll(/\benv\[\s*([A-Za-z_$][\w$]*)\s*\]/g)) if (constants.has(m[1])) add(constants.get(m[1]), file);
+    for (const m of code.matchAll(/\(\s*env\s*,\s*([A-Za-z_$][\w$]*)\s*[,)]/g)) if (constants.has(m[1])) add(constants.get(m[1]), file);
     for (const m of code.matchAll(/\.get(?:OrThrow)?(?:<[^>()]*>)?\(\s*['"]([A-Z][A-Z0-9_]*)['"]/g)) add(m[1], file);
   }
   return names;
