@@ -1,0 +1,99 @@
+import { TestApp, bearer, expectError, tableCounts, uniq, useTestApp } from './helpers/app';
+import { makeInterview, makeProduct } from './helpers/factories';
+
+const GUIDELINES = 'Goal: onboarding in three markets (a note)\n1. How did you first hear about Acme Notes?\n2. What almost made you give up?';
+const GERMAN = 'Ziel: Onboarding (eine Notiz)\n1. Wie haben Sie zum ersten Mal von Acme Notes gehört?\n2. Was hätte Sie fast aufgeben lassen?';
+const JAPANESE = '1. Acme Notes を最初に知ったきっかけは何ですか？\n2. やめそうになったことは何ですか？';
+
+describe('Interview translations (studies in many languages)', () => {
+  let t: TestApp;
+  let admin: string;
+  useTestApp((app) => ({ t, admin } = app));
+
+  const read = async (interviewID: string) => (await t.http.get('/v1/interviews/getOne').query({ interviewID }).set(bearer(admin))).body.result;
+  const questions = (interviewID: string, language?: string) =>
+    t.http
+      .get('/v1/interviews/getQuestions')
+      .query(language === undefined ? { interviewID } : { interviewID, language })
+      .set(bearer(admin));
+  const update = (body: Record<string, unknown>) => t.http.post('/v1/interviews/updateOne').set(bearer(admin)).send(body);
+
+  async function translated(): Promise<string> {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org'), name: 'Acme Notes' });
+    return makeInterview(t, admin, productID, { guidelines: GUIDELINES, translations: { de: GERMAN, ja: JAPANESE } });
+  }
+
+  it('stores translations, returns them in interview reads, and lists the questions in each language', async () => {
+    const interviewID = await translated();
+    expect(await read(interviewID)).toMatchObject({ guidelines: GUIDELINES, translations: { de: GERMAN, ja: JAPANESE }, language: 'auto' });
+
+    const base = ['How did you first hear about Acme Notes?', 'What almost made you give up?'];
+    expect((await questions(interviewID)).body.result).toEqual(base.map((question, questionIndex) => ({ questionIndex, question })));
+    expect((await questions(interviewID, 'de')).body.result).toEqual([
+      { questionIndex: 0, question: 'Wie haben Sie zum ersten Mal von Acme Notes gehört?' },
+      { questionIndex: 1, question: 'Was hätte Sie fast aufgeben lassen?' },
+    ]);
+    expect((await questions(interviewID, 'ja')).body.result).toEqual([
+      { questionIndex: 0, question: 'Acme Notes を最初に知ったきっかけは何ですか？' },
+      { questionIndex: 1, question: 'やめそうになったことは何ですか？' },
+    ]);
+    // A supported language without a translation: the base questions, as an invite in it is asked them.
+    expect((await questions(interviewID, 'fr')).body.result).toEqual(base.map((question, questionIndex) => ({ questionIndex, question })));
+    expectError(await questions(interviewID, 'xx'), 400, /language must be one of/);
+    expectError(await questions(interviewID, 'auto'), 400, /language must be one of/);
+  });
+
+  it('refuses a translation with one question too few (400 naming the language and both counts) and writes nothing', async () => {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const before = await tableCounts(t.db);
+    const res = await t.http
+      .post('/v1/interviews/addOne')
+      .set(bearer(admin))
+      .send({ productID, interviewName: 'Three markets', guidelines: GUIDELINES, translations: { de: GERMAN, ja: '1. Acme Notes を最初に知ったきっかけは何ですか？' } });
+    expectError(res, 400, /translations\.ja has 1 question but guidelines have 2/);
+    expect(await tableCounts(t.db)).toEqual(before);
+  });
+
+  it.each([
+    ['an unsupported language', { xx: GERMAN }, /"xx" is not a supported language/],
+    ['auto as a language', { auto: GERMAN }, /"auto" is not a supported language/],
+    ['a translation that is not text', { de: 5 }, /translations\.de must be a string/],
+    ['a translation over 50,000 characters', { de: 'x'.repeat(50_001) }, /translations\.de must be at most 50000 characters/],
+    ['an array', [GERMAN], /translations must be an object/],
+    ['the base language again (English, the interview being auto)', { en: GUIDELINES }, /translations\.en: en is the interview's base language/],
+  ])('refuses %s with 400 and writes nothing', async (_case, translations, message) => {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const before = await tableCounts(t.db);
+    expectError(await t.http.post('/v1/interviews/addOne').set(bearer(admin)).send({ productID, interviewName: 'x', guidelines: GUIDELINES, translations }), 400, message);
+    expect(await tableCounts(t.db)).toEqual(before);
+  });
+
+  it('refuses a translation into the language an interview is held in', async () => {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const res = await t.http.post('/v1/interviews/addOne').set(bearer(admin)).send({ productID, interviewName: 'x', guidelines: GERMAN, language: 'de', translations: { de: GERMAN } });
+    expectError(res, 400, /translations\.de: de is the interview's base language/);
+    // English is a translation like any other once the guidelines are German.
+    const ok = await t.http.post('/v1/interviews/addOne').set(bearer(admin)).send({ productID, interviewName: 'x', guidelines: GERMAN, language: 'de', translations: { en: GUIDELINES } });
+    expect(ok.status).toBe(201);
+  });
+
+  it('updateOne replaces the whole field, null clears it, and guidelines that no longer fit a stored translation are refused', async () => {
+    const interviewID = await translated();
+    expect((await update({ interviewID, translations: { ja: JAPANESE } })).status).toBe(200);
+    expect((await read(interviewID)).translations).toEqual({ ja: JAPANESE });
+
+    const refused = await update({ interviewID, guidelines: `${GUIDELINES}\n3. What would you change?` });
+    expectError(refused, 400, /translations\.ja has 2 questions but guidelines have 3/);
+    expect((await read(interviewID)).guidelines).toBe(GUIDELINES);
+    // Both changed together, in step: accepted.
+    const both = await update({ interviewID, guidelines: `${GUIDELINES}\n3. What would you change?`, translations: { ja: `${JAPANESE}\n3. 何を変えたいですか？` } });
+    expect(both.status).toBe(200);
+    // Fixing the interview in a language that has a translation would hold it twice.
+    expectError(await update({ interviewID, language: 'ja' }), 400, /translations\.ja: ja is the interview's base language/);
+
+    expect((await update({ interviewID, translations: null })).status).toBe(200);
+    expect((await read(interviewID)).translations).toBeNull();
+    expect((await update({ interviewID, translations: {} })).status).toBe(200);
+    expect((await read(interviewID)).translations).toBeNull();
+  });
+});
