@@ -96,4 +96,67 @@ describe('Interview translations (studies in many languages)', () => {
     expect((await update({ interviewID, translations: {} })).status).toBe(200);
     expect((await read(interviewID)).translations).toBeNull();
   });
+
+  describe('in the room and in the answers', () => {
+    async function links(interviewID: string, count: number): Promise<string[]> {
+      const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count }).set(bearer(admin));
+      return res.body.result.map((url: string) => new URL(url).pathname.split('/').pop());
+    }
+    const start = (linkID: string, language: string) => t.http.post(`/i/${linkID}/start`).send({ name: 'Lukas Meyer', email: 'lukas@example.com', consent: true, language });
+    const reply = async (linkID: string, content: string) => {
+      const res = await t.http.post(`/i/${linkID}/reply`).send({ content });
+      expect(res.status).toBe(200);
+      return res.body.result.turns as { role: string; content: string }[];
+    };
+    const lastSaid = (turns: { role: string; content: string }[]) => turns.filter((turn) => turn.role === 'interviewer').pop()!.content;
+
+    it("asks the questions in the invite's language, and answer rows and exports carry them as asked", async () => {
+      const interviewID = await translated();
+      const [german, english] = await links(interviewID, 2);
+
+      const started = await start(german, 'de');
+      expect(started.status).toBe(200);
+      expect(lastSaid(started.body.result.conversation)).toMatch(/^Hallo Lukas.*Wie haben Sie zum ersten Mal von Acme Notes gehört\?$/);
+      expect(lastSaid(await reply(german, 'Eine Kollegin hat mir Acme Notes in einem Teammeeting im Frühjahr gezeigt.'))).toBe('Was hätte Sie fast aufgeben lassen?');
+      await reply(german, 'Der Import.'); // short: probed once
+      await reply(german, 'Der Import unserer alten Notizen hat zwei ganze Abende gedauert.');
+      await reply(german, 'Nein, danke.');
+
+      expect((await start(english, 'en')).status).toBe(200);
+      await reply(english, 'A colleague showed it to me during a planning meeting last spring.');
+
+      const rows = (await t.http.get('/v1/interviews/getAnswers').query({ interviewID }).set(bearer(admin))).body.result as Record<string, unknown>[];
+      const de = rows.filter((row) => row.linkID === german).map((row) => [row.questionIndex, row.question, row.asked, row.followUp, row.language]);
+      expect(de).toEqual([
+        [0, 'How did you first hear about Acme Notes?', 'Wie haben Sie zum ersten Mal von Acme Notes gehört?', false, 'de'],
+        [1, 'What almost made you give up?', 'Was hätte Sie fast aufgeben lassen?', false, 'de'],
+        [1, 'What almost made you give up?', 'Was hätte Sie fast aufgeben lassen?', true, 'de'],
+        [null, null, null, false, 'de'],
+      ]);
+      expect(rows.filter((row) => row.linkID === english).map((row) => [row.question, row.asked])).toEqual([['How did you first hear about Acme Notes?', 'How did you first hear about Acme Notes?']]);
+
+      const jsonl = await t.http.get('/v1/interviews/exportAnswers').query({ interviewID, format: 'jsonl' }).set(bearer(admin)).buffer(true).parse((r, done) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (body += c));
+        r.on('end', () => done(null, body));
+      });
+      const exported = (jsonl.body as string).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(exported.filter((row) => row.linkID === german).map((row) => row.asked)).toEqual([
+        'Wie haben Sie zum ersten Mal von Acme Notes gehört?',
+        'Was hätte Sie fast aufgeben lassen?',
+        'Was hätte Sie fast aufgeben lassen?',
+        null,
+      ]);
+      const csv = await t.http.get('/v1/interviews/exportAnswers').query({ interviewID, format: 'csv' }).set(bearer(admin)).buffer(true).parse((r, done) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (body += c));
+        r.on('end', () => done(null, body));
+      });
+      const lines = (csv.body as string).replace(/^\uFEFF/, '').split('\r\n');
+      expect(lines[0].split(',').slice(9, 11)).toEqual(['language', 'asked']);
+      expect(lines.find((line) => line.startsWith(`${german},0,`))).toContain(',de,Wie haben Sie zum ersten Mal von Acme Notes gehört?,completed,');
+    });
+  });
 });

@@ -13,7 +13,7 @@ import { NoSpeechHereException, NotVoiceInterviewException, RoomNotFoundExceptio
 import { RoomConfig } from './room.config';
 import { directionOf, isLanguage, Language, negotiateLanguage } from '../languages/languages';
 import { translate } from '../languages/messages';
-import { scriptProgress } from '../interviewers/default-interviewer';
+import { scriptProgress, translationOf } from '../interviewers/default-interviewer';
 import { Metrics } from '../metrics/metrics.service';
 import { completionRedirect } from './redirect';
 import { Recording, VoiceService } from '../voice/voice.service';
@@ -251,6 +251,7 @@ export class RoomService {
       productDesc: invite.productDesc,
       interviewName: invite.interviewName,
       guidelines: invite.guidelines,
+      translation: translationOf(invite, language),
       intervieweeName,
     };
   }
