@@ -7,7 +7,7 @@ import { uuidv7 } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
 import { askedQuestions, interviewQuestions, questionsOf } from '../interviewers/default-interviewer';
 import { InterviewersService } from '../interviewers/interviewers.service';
-import { AUTO_LANGUAGE, FALLBACK_LANGUAGE } from '../languages/languages';
+import { AUTO_LANGUAGE, baseLanguageOf } from '../languages/languages';
 import { ProductsService } from '../products/products.service';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto, QuestionDto } from './dto/interview.dto';
@@ -49,14 +49,6 @@ function toDto(i: InterviewRow): InterviewDto {
 /** 400 for kept recordings of answers that are redacted (the interview's settings as they will be). */
 function assertAudioMayBeKept(settings: { redactPII: boolean; keepAudio: boolean }): void {
   if (settings.redactPII && settings.keepAudio) throw new KeepAudioWithRedactionException();
-}
-
-/**
- * The language the guidelines are written in: the interview's own, or English when it is `auto` (the
- * room's fallback language, so an interviewee whose language has no translation reads the base text).
- */
-export function baseLanguageOf(language: string | null): string {
-  return language && language !== AUTO_LANGUAGE ? language : FALLBACK_LANGUAGE;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ProgressDto, ReplyResultDto, SessionDto } from './dto/session.dto';
 import { NoSpeechHereException, NotVoiceInterviewException, RoomNotFoundException } from './room.errors';
 import { RoomConfig } from './room.config';
-import { directionOf, isLanguage, Language, negotiateLanguage } from '../languages/languages';
+import { directionOf, interviewLanguageChoices, isLanguage, Language, negotiateLanguage } from '../languages/languages';
 import { translate } from '../languages/messages';
 import { scriptProgress, translationOf } from '../interviewers/default-interviewer';
 import { Metrics } from '../metrics/metrics.service';
@@ -157,6 +157,8 @@ export class RoomService {
       publicTitle: invite.publicTitle || invite.interviewName,
       language,
       direction: directionOf(language),
+      // Once started the language is fixed: nothing to choose.
+      languages: invite.status === 'pending' ? interviewLanguageChoices(invite.interviewLanguage, invite.translations) : [],
       productName: invite.productName,
       productImage: invite.productImage,
       consentText: this.consentOf(invite, language),
