@@ -1,5 +1,6 @@
 import { TestApp, bearer, expectError, tableCounts, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { waitFor } from './helpers/wait';
 
 const GUIDELINES = 'Goal: onboarding in three markets (a note)\n1. How did you first hear about Acme Notes?\n2. What almost made you give up?';
 const GERMAN = 'Ziel: Onboarding (eine Notiz)\n1. Wie haben Sie zum ersten Mal von Acme Notes gehört?\n2. Was hätte Sie fast aufgeben lassen?';
@@ -158,5 +159,84 @@ describe('Interview translations (studies in many languages)', () => {
       expect(lines[0].split(',').slice(9, 11)).toEqual(['language', 'asked']);
       expect(lines.find((line) => line.startsWith(`${german},0,`))).toContain(',de,Wie haben Sie zum ersten Mal von Acme Notes gehört?,completed,');
     });
+  });
+
+  describe('the offline report of a study in several languages', () => {
+    /** Two complaints, each in three invites per language, every answer naming the product. */
+    const ANSWERS: Record<string, string[]> = {
+      en: [
+        'The FreshBox delivery arrived late again and the driver never called me.',
+        'Every FreshBox delivery this month arrived late, the driver came after nine.',
+        'FreshBox delivery is always late, my box arrived long after the window.',
+        'FreshBox is too expensive, the price went up twice this year for the same box.',
+        'The price of FreshBox is too high now, it costs more than the supermarket.',
+        'FreshBox got expensive, that price is too high for a family of four.',
+      ],
+      de: [
+        'Die Lieferung von FreshBox kam wieder zu spät und der Fahrer hat nicht angerufen.',
+        'Jede Lieferung von FreshBox kam diesen Monat zu spät, erst nach neun Uhr.',
+        'Die FreshBox Lieferung ist immer zu spät, die Box kam lange nach dem Zeitfenster.',
+        'FreshBox ist zu teuer, der Preis ist dieses Jahr zweimal gestiegen.',
+        'Der Preis von FreshBox ist jetzt zu hoch, teurer als der Supermarkt.',
+        'FreshBox ist teuer geworden, der Preis ist zu hoch für eine Familie.',
+      ],
+      ja: [
+        'FreshBox の配達がまた遅れて、配達員から連絡もありませんでした。',
+        '今月の FreshBox の配達は毎回遅れて、夜九時を過ぎて届きました。',
+        'FreshBox の配達はいつも遅れて、指定の時間よりずっと後に届きます。',
+        'FreshBox は価格が高すぎて、今年は二回も値上がりしました。',
+        'FreshBox の価格は今は高すぎて、スーパーより高いです。',
+        'FreshBox は高くなりました。家族には価格が高すぎます。',
+      ],
+    };
+
+    it('groups answers within each language, every theme carrying one, never by the product name or the language alone', async () => {
+      const productID = await makeProduct(t, admin, { orgID: uniq('org'), name: 'FreshBox' });
+      const interviewID = await makeInterview(t, admin, productID, {
+        guidelines: '1. What would you change about FreshBox?',
+        translations: { de: '1. Was würden Sie an FreshBox ändern?', ja: '1. FreshBox の何を変えたいですか？' },
+      });
+      const count = Object.values(ANSWERS).reduce((n, list) => n + list.length, 0);
+      const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count }).set(bearer(admin));
+      const links: string[] = res.body.result.map((url: string) => new URL(url).pathname.split('/').pop());
+      const languageOf = new Map<string, string>();
+      let next = 0;
+      for (const [language, answers] of Object.entries(ANSWERS)) {
+        for (const answer of answers) {
+          const linkID = links[next++];
+          languageOf.set(linkID, language);
+          expect((await t.http.post(`/i/${linkID}/start`).send({ name: 'Alex', email: 'alex@example.com', consent: true, language })).status).toBe(200);
+          expect((await t.http.post(`/i/${linkID}/reply`).send({ content: answer })).status).toBe(200);
+          expect((await t.http.post(`/i/${linkID}/end`).send({})).status).toBe(200);
+        }
+      }
+
+      const added = await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID });
+      expect(added.status).toBe(201);
+      const { reportID } = added.body.result;
+      const report = await waitFor(
+        'the offline report',
+        async () => {
+          const got = (await t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(admin))).body.result;
+          return got.status === 'completed' ? got : undefined;
+        },
+        60_000,
+      );
+      const question = report.result.questions.find((q: { questionIndex: number | null }) => q.questionIndex === 0);
+      const themes: { themeID: string; theme: string; language: string | null }[] = [...question.themes, ...report.result.themes];
+      expect(themes.length).toBeGreaterThan(0);
+      for (const theme of themes) expect([theme.themeID, theme.language]).toEqual([theme.themeID, expect.stringMatching(/^(en|de|ja)$/)]);
+      // Each language's answers make their own themes: the study is not one English theme plus a "German" and a "Japanese" one.
+      expect(new Set(question.themes.map((theme: { language: string }) => theme.language))).toEqual(new Set(['en', 'de', 'ja']));
+      expect(question.themes.map((theme: { theme: string }) => theme.theme)).not.toContain('FreshBox');
+
+      const codes = (await t.http.get('/v1/reports/getCodes').query({ reportID, questionIndex: 0 }).set(bearer(admin))).body.result as { linkID: string; themeIDs: string[] }[];
+      expect(codes).toHaveLength(count);
+      for (const theme of question.themes as { themeID: string; language: string }[]) {
+        const members = codes.filter((code) => code.themeIDs.includes(theme.themeID)).map((code) => languageOf.get(code.linkID));
+        expect(members.length).toBeGreaterThanOrEqual(2);
+        expect([theme.themeID, new Set(members)]).toEqual([theme.themeID, new Set([theme.language])]);
+      }
+    }, 120_000);
   });
 });
