@@ -162,7 +162,7 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
     const text = (res.body as Buffer).toString('utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
     const lines = text.slice(1).split('\r\n');
-    expect(lines[0]).toBe('linkID,questionIndex,question,turnIndex,answer,followUp,at,words,sentiment,language,status,startedOn,completedOn,name,email,occupation');
+    expect(lines[0]).toBe('linkID,questionIndex,question,turnIndex,answer,followUp,at,words,sentiment,language,asked,status,startedOn,completedOn,name,email,occupation');
     expect(lines).toHaveLength(1 + 5 + 1);
     expect(lines[6]).toBe('');
     const line = (linkID: string, turnIndex: number) => lines.find((l) => l.startsWith(`${linkID},`) && l.split(',')[3] === String(turnIndex))!;
@@ -201,6 +201,7 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
       'words',
       'sentiment',
       'language',
+      'asked',
       'status',
       'startedOn',
       'completedOn',

@@ -4,7 +4,7 @@ import { makeInterview, makeProduct } from './helpers/factories';
 
 /** The fieldwork settings of an interview that sets none. */
 // The optional settings as a new interview has them: its language auto, no public title, consent or redirect, kept, not redacted.
-const SETTING_DEFAULTS = { language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
+const SETTING_DEFAULTS = { translations: null, language: 'auto', publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
 
 describe('Interviews API', () => {
   let t: TestApp;

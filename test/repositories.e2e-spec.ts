@@ -61,7 +61,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const productID = await product({ orgID, userID: 'u9' });
       const interviewID = await interview(productID);
-      const fieldwork = { language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
+      const fieldwork = { translations: null, language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
       const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork }, owner: { orgID, userID: 'u9' } };
       await expect(sut.findOwned(interviewID)).resolves.toEqual(owned);
       await db.transaction(async (tx) => {

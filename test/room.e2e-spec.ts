@@ -69,6 +69,7 @@ describe('The interview room (/i/{linkID})', () => {
         publicTitle: 'Onboarding, Q4',
         language: 'en',
         direction: 'ltr',
+        languages: [],
         progress: { asked: 0, total: 2 },
         redirectUrl: null,
         mode: 'text',

@@ -2,7 +2,7 @@ import type { KeysetList } from '../common/keyset';
 import { rawDate } from '../database/column-types';
 import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
 import type { AnswerSourceRow } from '../invites/invites.repository';
-import { AnswerSource, ExportRow, answersOf } from './answer-rows';
+import { AnswerSource, ExportRow, QuestionsIn, answersOf } from './answer-rows';
 
 /**
  * Invites per query when their answers are read (exports, getAnswers, reports): each carries its
@@ -38,13 +38,13 @@ export interface AnswersStart {
 export function chunkOf(
   page: readonly AnswerSourceRow[],
   questions: readonly string[],
-  options: { start?: AnswersStart; questionIndex?: number } = {},
+  options: { start?: AnswersStart; questionIndex?: number; questionsIn?: QuestionsIn } = {},
 ): { rows: ExportRow[]; sources: AnswerSource[] } {
   const sources = page.map(sourceOf);
   const rows: ExportRow[] = [];
   for (const source of sources) {
     const from = options.start && source.linkID === options.start.linkID ? options.start.fromTurn : 0;
-    for (const row of answersOf(source, questions, from)) {
+    for (const row of answersOf(source, questions, from, options.questionsIn)) {
       if (options.questionIndex === undefined || row.questionIndex === options.questionIndex) rows.push(row);
     }
   }
@@ -59,7 +59,7 @@ export function chunkOf(
 export async function* answerChunks(
   list: KeysetList<AnswerSourceRow>,
   questions: readonly string[],
-  options: { start?: AnswersStart; questionIndex?: number } = {},
+  options: { start?: AnswersStart; questionIndex?: number; questionsIn?: QuestionsIn } = {},
 ): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {
   for await (const rows of list.pages(ANSWER_SOURCES_PER_READ, options.start?.cursor, options.start !== undefined)) yield chunkOf(rows, questions, options);
 }

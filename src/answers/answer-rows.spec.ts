@@ -95,4 +95,26 @@ describe(answersOf.name, () => {
     );
     expect(brief(rows)).toEqual([[3, 1, 'What would you change?', false]]);
   });
+
+  it('carries the question as asked: in the invite\'s language when translated, the probed question for a probe\'s answer, null when unattributed', () => {
+    const german = ['Wie haben Sie uns gefunden?', 'Was würden Sie ändern?'];
+    const questionsIn = (language: string) => (language === 'de' ? german : QUESTIONS);
+    const turns: [string, string, (number | null)?][] = [
+      ['interviewer', 'Hallo! Wie haben Sie uns gefunden?', 0],
+      ['interviewee', 'Freunde.'],
+      ['interviewer', 'Können Sie mehr erzählen?', 0],
+      ['interviewee', 'Eine Kollegin hat es mir im letzten Jahr gezeigt.'],
+      ['interviewer', 'Noch etwas?', null],
+      ['interviewee', 'Nein.'],
+    ];
+    const rows = answersOf(source(turns, { language: 'de' }), QUESTIONS, 0, questionsIn);
+    expect(rows.map((r) => [r.question, r.asked, r.followUp])).toEqual([
+      ['How did you find us?', 'Wie haben Sie uns gefunden?', false],
+      ['How did you find us?', 'Wie haben Sie uns gefunden?', true],
+      [null, null, false],
+    ]);
+    // Without per-language questions (or in a language without a translation) asked is the base text.
+    expect(answersOf(source(turns), QUESTIONS)[0].asked).toBe('How did you find us?');
+    expect(answersOf(source(turns, { language: 'fr' }), QUESTIONS, 0, questionsIn)[0].asked).toBe('How did you find us?');
+  });
 });

@@ -28,6 +28,11 @@ export interface AnswerRow {
   words: number;
   sentiment: number | null;
   language: string;
+  /**
+   * The question as the interviewee was asked it: in the invite's language when the interview has a
+   * translation into it, else the base text; null with questionIndex null.
+   */
+  asked: string | null;
 }
 
 /** An answer with what the export adds from its invite. */
@@ -43,6 +48,9 @@ export interface ExportRow extends AnswerRow {
 /** The language of interviews from before languages were recorded: the room spoke English. */
 const RECORDED_BEFORE = 'en';
 
+/** The interview's questions as an invite held in a language is asked them (askedQuestions); absent: the base questions. */
+export type QuestionsIn = (language: string) => readonly string[];
+
 /**
  * The interviewee's answers in one invite, in transcript order. An answer answers the interviewer turn
  * before it: its question index (null for "anything else?", greetings and turns an agent did not
@@ -50,9 +58,10 @@ const RECORDED_BEFORE = 'en';
  * turn before it (the built-in agent's probe; an LLM agent's follow-up). `questions` are the
  * interview's (interviewQuestions): an index past them (guidelines edited since) has no question text.
  */
-export function answersOf(source: AnswerSource, questions: readonly string[], from = 0): ExportRow[] {
+export function answersOf(source: AnswerSource, questions: readonly string[], from = 0, questionsIn?: QuestionsIn): ExportRow[] {
   const rows: ExportRow[] = [];
   const language = source.language ?? RECORDED_BEFORE;
+  const askedTexts = questionsIn ? questionsIn(language) : questions;
   let asked: number | null = null;
   let followUp = false;
   for (let turnIndex = 0; turnIndex < source.conversation.length; turnIndex++) {
@@ -76,6 +85,7 @@ export function answersOf(source: AnswerSource, questions: readonly string[], fr
         // answers stored before the current SENTIMENT_METHOD keep their earlier score (reports say how many).
         sentiment: meta?.sentiment !== undefined ? meta.sentiment : answerSentiment(turn.content, language),
         language,
+        asked: asked === null ? null : (askedTexts[asked] ?? null),
         status: source.status,
         startedOn: source.startedOn?.toISOString() ?? null,
         completedOn: source.completedOn?.toISOString() ?? null,
@@ -101,5 +111,6 @@ export function answerRowOf(row: ExportRow): AnswerRow {
     words: row.words,
     sentiment: row.sentiment,
     language: row.language,
+    asked: row.asked,
   };
 }

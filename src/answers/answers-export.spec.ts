@@ -14,6 +14,7 @@ function row(overrides: Partial<ExportRow>): ExportRow {
     words: 2,
     sentiment: 0.25,
     language: 'en',
+    asked: 'How did you find us?',
     status: 'completed',
     startedOn: '2026-01-02T03:00:00.000Z',
     completedOn: null,
@@ -42,9 +43,9 @@ describe(exportBody.name, () => {
     );
     expect(csv).toBe(
       `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n` +
-        'link-1,0,How did you find us?,2,"Fast, ""really"" fast.\r\nAnd cheap.",false,2026-01-02T03:04:05.000Z,2,0.25,en,completed,2026-01-02T03:00:00.000Z,,Ada Lovelace,ada@example.com,\r\n' +
+        'link-1,0,How did you find us?,2,"Fast, ""really"" fast.\r\nAnd cheap.",false,2026-01-02T03:04:05.000Z,2,0.25,en,How did you find us?,completed,2026-01-02T03:00:00.000Z,,Ada Lovelace,ada@example.com,\r\n' +
         // An identifier and a number that start with - are written as they are.
-        '-dash-id,,,6,No,true,2026-01-02T03:04:05.000Z,1,-0.5,en,completed,2026-01-02T03:00:00.000Z,,,,\r\n',
+        '-dash-id,,,6,No,true,2026-01-02T03:04:05.000Z,1,-0.5,en,How did you find us?,completed,2026-01-02T03:00:00.000Z,,,,\r\n',
     );
   });
 
@@ -54,7 +55,7 @@ describe(exportBody.name, () => {
     );
     const record = csv.split('\r\n')[1];
     expect(record).toBe(
-      "link-1,0,'=1+2,2,'+SUM(A1),false,2026-01-02T03:04:05.000Z,2,0.25,en,completed,2026-01-02T03:00:00.000Z,,'@me,'-x@example.com,'\tTab",
+      "link-1,0,'=1+2,2,'+SUM(A1),false,2026-01-02T03:04:05.000Z,2,0.25,en,How did you find us?,completed,2026-01-02T03:00:00.000Z,,'@me,'-x@example.com,'\tTab",
     );
   });
 

@@ -15,6 +15,7 @@ export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
   'words',
   'sentiment',
   'language',
+  'asked',
   'status',
   'startedOn',
   'completedOn',
@@ -33,7 +34,7 @@ export const CODED_EXPORT_COLUMNS: readonly (keyof CodedExportRow)[] = [...EXPOR
 export const THEME_SEPARATOR = '; ';
 
 /** Cells people (or a model) wrote, which a spreadsheet program could take for a formula. */
-const FREE_TEXT = new Set<keyof CodedExportRow>(['question', 'answer', 'name', 'email', 'occupation', 'themes']);
+const FREE_TEXT = new Set<keyof CodedExportRow>(['question', 'asked', 'answer', 'name', 'email', 'occupation', 'themes']);
 
 /**
  * A cell that starts like a formula, prefixed with ' so spreadsheets show it as text (OWASP CSV

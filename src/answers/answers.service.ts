@@ -5,12 +5,24 @@ import { ListAnswer, encodeCursor } from '../common/keyset';
 import { LIST_MAX_ROWS } from '../common/limits';
 import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';
-import { AnswerRow, ExportRow, answerRowOf } from './answer-rows';
+import { AnswerRow, ExportRow, QuestionsIn, answerRowOf } from './answer-rows';
+import { askedQuestions } from '../interviewers/default-interviewer';
+import type { InterviewRow } from '../interviews/interviews.repository';
 import { AnswersStart, answerChunks } from './answer-chunks';
 import { decodeAnswerCursor, encodeAnswerCursor } from './answer-cursor';
 import { CODED_EXPORT_COLUMNS, CodedExportRow, EXPORT_COLUMNS, exportBody, exportFileName } from './answers-export';
 import { ReportsService } from '../reports/reports.service';
 import { ExportAnswersQueryDto, GetAnswersQueryDto } from './dto/answer-queries.dto';
+
+/** The questions as asked in each language, worked out once per language a read meets. */
+function questionsIn(interview: InterviewRow, productName: string): QuestionsIn {
+  const known = new Map<string, readonly string[]>();
+  return (language) => {
+    let texts = known.get(language);
+    if (!texts) known.set(language, (texts = askedQuestions(interview, productName, language)));
+    return texts;
+  };
+}
 
 @Injectable()
 export class AnswersService {
@@ -26,11 +38,11 @@ export class AnswersService {
    * beyond, asking to page: counted from the invites' answer counts before the first byte).
    */
   async list(query: GetAnswersQueryDto, principal: Principal): Promise<ListAnswer<AnswerRow>> {
-    const { interview, questions } = await this.interviews.questionsFor(principal, query.interviewID);
+    const { interview, productName, questions } = await this.interviews.questionsFor(principal, query.interviewID);
     const list = this.invites.answerSources(interview.interviewID);
     const texts = questions.map((q) => q.question);
     const start = query.cursor === undefined ? undefined : this.startOf(query.cursor);
-    const chunks = answerChunks(list, texts, { start, questionIndex: query.questionIndex });
+    const chunks = answerChunks(list, texts, { start, questionIndex: query.questionIndex, questionsIn: questionsIn(interview, productName) });
 
     if (query.limit !== undefined) {
       const items: AnswerRow[] = [];
@@ -79,12 +91,13 @@ export class AnswersService {
    * report, each chunk's answers are looked up in its codes (by their invites) as they are written.
    */
   async export(query: ExportAnswersQueryDto, principal: Principal): Promise<StreamableFile> {
-    const { interview, questions } = await this.interviews.questionsFor(principal, query.interviewID);
+    const { interview, productName, questions } = await this.interviews.questionsFor(principal, query.interviewID);
     const themesOf = query.reportID === undefined ? undefined : await this.reports.themesFor(query.reportID, interview.interviewID, principal);
     const format = query.format ?? 'csv';
     const chunks = answerChunks(
       this.invites.answerSources(interview.interviewID),
       questions.map((q) => q.question),
+      { questionsIn: questionsIn(interview, productName) },
     );
     async function* rows(): AsyncGenerator<ExportRow[] | CodedExportRow[]> {
       for await (const chunk of chunks) {

@@ -344,6 +344,13 @@ describe('the built-in agent in other languages', () => {
     await expect(sut.next(ja, after([long, 'いいえ']))).resolves.toMatchObject({ message: 'Anaさん、ありがとうございました。質問は以上です。いただいた回答は Acme Notes のチームの役に立ちます。失礼いたします。', done: true });
   });
 
+  it("asks the team's translation into the invite's language, question k as question k", async () => {
+    const de = inLanguage('de', { guidelines: '1. How did you hear of us?\n2. What would you change?', translation: '1. Wie haben Sie von uns erfahren?\n2. Was würden Sie ändern?' });
+    await expect(sut.next(de, [])).resolves.toMatchObject({ message: expect.stringMatching(/Wie haben Sie von uns erfahren\?$/), questionIndex: 0 });
+    const long = 'Eine Kollegin hat es mir im letzten Frühjahr in einem Meeting gezeigt.';
+    await expect(sut.next(de, after([long]))).resolves.toEqual({ message: 'Was würden Sie ändern?', done: false, questionIndex: 1 });
+  });
+
   it('keeps as many general questions in every language, so that question indexes do not depend on it', () => {
     for (const language of ['en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'pl', 'tr', 'ja', 'zh', 'ar']) {
       const questions = interviewQuestions(null, 'Acme Notes', language);

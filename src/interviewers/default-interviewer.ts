@@ -84,6 +84,25 @@ export function interviewQuestions(guidelines: string | null, productName: strin
   return found.length > 0 ? found : generalQuestions(productName, language);
 }
 
+/**
+ * The questions as an invite held in `language` is asked them: its translation's questions when the
+ * interview has one in that language (validated to line up with the guidelines'), else the guidelines'
+ * as written; the general set in that language when they hold none. Indexes are the same in every language.
+ */
+export function askedQuestions(
+  interview: { guidelines: string | null; translations: Readonly<Record<string, string>> | null },
+  productName: string,
+  language: string,
+): string[] {
+  return interviewQuestions(translationOf(interview, language) ?? interview.guidelines, productName, language);
+}
+
+/** The guidelines in `language` when the interview has them translated into it, else null. */
+export function translationOf(interview: { translations: Readonly<Record<string, string>> | null }, language: string): string | null {
+  const translations = interview.translations;
+  return translations && Object.hasOwn(translations, language) ? translations[language] : null;
+}
+
 /** Scripts written without spaces: Chinese and Japanese; Thai, Lao, Khmer and Burmese. */
 const CJK_CHARS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc';
 const SOUTHEAST_ASIAN_CHARS = '\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}';
@@ -190,7 +209,8 @@ export class DefaultInterviewer implements InterviewerAgent {
     'probes short answers once, then asks whether there is anything else and ends. Works offline.';
 
   async next(brief: InterviewBrief, transcript: readonly Turn[]): Promise<AgentTurn> {
-    const questions = interviewQuestions(brief.guidelines, brief.productName, brief.language);
+    // In the invite's language when the team translated the guidelines into it.
+    const questions = interviewQuestions(brief.translation ?? brief.guidelines, brief.productName, brief.language);
     const answers = transcript.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
     const step = scriptStep(questions.length, answers);
     switch (step.kind) {

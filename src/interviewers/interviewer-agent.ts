@@ -17,6 +17,11 @@ export interface InterviewBrief {
   interviewName: string;
   /** The research team's instructions; only the questions in them may be shown to the interviewee. */
   guidelines: string | null;
+  /**
+   * The guidelines in `language` when the team translated them (interviews' `translations`), else null:
+   * its questions are asked instead of the guidelines' (question k is question k).
+   */
+  translation?: string | null;
   /** Full name from the start form. */
   intervieweeName: string | null;
   /** The language the interview is held in (a tag of src/languages): the agent's own phrases are in it. */

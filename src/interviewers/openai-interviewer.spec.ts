@@ -147,6 +147,16 @@ describe(OpenAiInterviewer.name, () => {
       expect(requests[1].body.messages[0].content).toContain("The interview's language: English.");
     });
 
+    it("gives the team's translation into the invite's language in the system prompt, its questions numbered for questionIndex", async () => {
+      const translation = 'Ziel: Kündigungen verstehen.\n1. Wie nutzen Sie Acme Notes?\n2. Was würden Sie ändern?';
+      await agent().next({ ...brief, language: 'de', translation }, opening);
+      const system = requests[0].body.messages[0].content;
+      expect(system).toContain(GUIDELINES);
+      expect(system).toContain('The same guidelines as the research team translated them into German (Deutsch): ask their questions as written here');
+      expect(system).toContain(translation);
+      expect(system).toContain('0. Wie nutzen Sie Acme Notes?\n1. Was würden Sie ändern?');
+    });
+
     it('opens with a user cue after the system prompt, and sends no consent or other system turn', async () => {
       await agent().next(brief, opening);
       const { messages } = requests[0].body;

@@ -50,7 +50,8 @@ export class OpenAiInterviewer implements InterviewerAgent {
     const asked = transcript.filter((turn) => turn.role === 'interviewer').length;
     // maxTurns counts the closing too: the turn that reaches it is the thank-you, without asking the model.
     if (asked + 1 >= this.config.maxTurns) return { message: closingMessage(brief), done: true, questionIndex: null };
-    const questions = interviewQuestions(brief.guidelines, brief.productName, brief.language);
+    // The team's own translation into the invite's language, when there is one, is what the model asks.
+    const questions = interviewQuestions(brief.translation ?? brief.guidelines, brief.productName, brief.language);
     const prompt = interviewPrompt(brief, questions, this.config.maxTurns);
     const messages: ChatMessage[] = [{ role: 'system', content: prompt.text }, { role: 'user', content: OPENING_CUE }];
     for (const turn of transcript) {
@@ -158,6 +159,15 @@ function interviewPrompt(brief: InterviewBrief, questions: readonly string[], ma
     '"""',
     guidelines,
     '"""',
+    ...(brief.translation
+      ? [
+          '',
+          `The same guidelines as the research team translated them into ${describeLanguage(brief.language)}: ask their questions as written here, not a translation of your own:`,
+          '"""',
+          brief.translation.trim(),
+          '"""',
+        ]
+      : []),
     '',
     'Rules:',
     ...rules,
@@ -165,7 +175,7 @@ function interviewPrompt(brief: InterviewBrief, questions: readonly string[], ma
     'The questions, numbered for questionIndex:',
     ...questions.map((question, index) => `${index}. ${question}`),
   ].join('\n');
-  return { text, private: [intro, header, ...rules, ...notesOf(brief.guidelines)] };
+  return { text, private: [intro, header, ...rules, ...notesOf(brief.guidelines), ...notesOf(brief.translation ?? null)] };
 }
 
 function summaryPrompt(brief: InterviewBrief): string {

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMMON_LIMITS } from '../common/limits';
-import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';
+import { EXACT_TEXT, LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
 import { Product } from '../products/product.entity';
 import type { InterviewMode } from '../voice/voice.limits';
 import { INTERVIEW_LIMITS } from './interview.limits';
@@ -23,6 +23,13 @@ export class Interview {
 
   @Column({ type: LONG_TEXT, nullable: true })
   guidelines: string | null;
+
+  /**
+   * The guidelines in other languages, `{tag: text}` as JSON (see column-types' jsonText), each with as
+   * many questions as `guidelines`: question k of every language is question k. Null: none.
+   */
+  @Column({ type: LONG_TEXT, nullable: true, transformer: jsonText })
+  translations: Record<string, string> | null;
 
   @Column({ name: 'user_id', type: 'varchar', length: COMMON_LIMITS.ownerId, nullable: true, ...EXACT_TEXT })
   userID: string | null;

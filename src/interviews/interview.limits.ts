@@ -1,6 +1,8 @@
 export const INTERVIEW_LIMITS = {
   name: 200,
   guidelines: 50_000,
+  /** Each translation of the guidelines, like the guidelines themselves. */
+  translation: 50_000,
   interviewer: 100,
   language: 16,
   publicTitle: 200,

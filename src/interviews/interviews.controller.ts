@@ -7,7 +7,7 @@ import { IdempotencyKey, Idempotent } from '../idempotency/idempotent.decorator'
 import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.service';
 import { Paginated } from '../common/paginated';
 import { CreateInterviewDto } from './dto/create-interview.dto';
-import { GetInterviewQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
+import { GetInterviewQueryDto, GetQuestionsQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto, QuestionDto } from './dto/interview.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
 import { INTERVIEW_LIMITS } from './interview.limits';
@@ -56,6 +56,19 @@ export class InterviewsController {
           completionRedirectUrl: 'https://panel.example/complete?pid=4711',
         },
       },
+      translated: {
+        summary: 'One study in English, German and Japanese: each interviewee is asked the questions in their language (question k is question k)',
+        value: {
+          productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b',
+          interviewName: 'Onboarding in three markets',
+          guidelines: '1. How did you first hear about Acme Notes?\n2. What almost made you give up in the first week?',
+          language: 'auto',
+          translations: {
+            de: '1. Wie haben Sie zum ersten Mal von Acme Notes gehört?\n2. Was hätte Sie in der ersten Woche fast aufgeben lassen?',
+            ja: '1. Acme Notes を最初に知ったきっかけは何ですか？\n2. 最初の一週間で、やめそうになったことは何ですか？',
+          },
+        },
+      },
       auto: {
         summary: 'Each interviewee in their own language (?lang= on the link, else the browser\'s)',
         value: { productID: '019a8f7e-1c2b-7d3e-9f40-2b6c8d9e0a1b', interviewName: 'Global onboarding study', language: 'auto' },
@@ -80,6 +93,10 @@ export class InterviewsController {
     examples: {
       rename: { summary: 'Rename an interview (every field left out stays as it is)', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', interviewName: 'Onboarding friction, Q1' } },
       language: { summary: 'Hold every invite in Japanese', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', language: 'ja' } },
+      translations: {
+        summary: 'Replace the translations of the guidelines (null clears them); each must hold as many questions as the guidelines',
+        value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', translations: { es: '1. ¿Cómo conoció Acme Notes?\n2. ¿Qué casi le hizo abandonar en la primera semana?' } },
+      },
       redirect: {
         summary: 'Send finished interviewees back to the panel (status=completed or abandoned is added)',
         value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', completionRedirectUrl: 'https://panel.example/complete?pid=4711' },
@@ -110,12 +127,14 @@ export class InterviewsController {
     description:
       'The questions the built-in interviewer asks, 0-based: the lines of the guidelines that end with a question mark (?, ？ or ؟), their list markers ' +
       'stripped, or its general set about the product when the guidelines hold none. Answers (getAnswers) and reports refer to questions by this index, ' +
-      'so a team can check its guidelines before sending links. 404 when unknown or its product is not visible.',
+      'so a team can check its guidelines before sending links. With `language`, the questions as an invite held in that language is asked them: ' +
+      'the translation into it (translations) when there is one, else the base questions; question k is question k in every language. ' +
+      '404 when unknown or its product is not visible.',
   })
   @ApiResult(QuestionDto, { isArray: true, maxItems: INTERVIEW_LIMITS.guidelines, description: 'The questions, in the order they are asked' })
   @ApiErrors(400, NOT_FOUND)
-  async getQuestions(@Query() query: GetInterviewQueryDto, @CurrentPrincipal() principal: Principal) {
-    return (await this.interviews.questionsFor(principal, query.interviewID)).questions;
+  async getQuestions(@Query() query: GetQuestionsQueryDto, @CurrentPrincipal() principal: Principal) {
+    return (await this.interviews.questionsFor(principal, query.interviewID, query.language)).questions;
   }
 
   @Get('getList')

@@ -13,6 +13,8 @@ export interface InterviewRow {
   productID: string;
   interviewName: string;
   guidelines: string | null;
+  /** The guidelines in other languages, by tag; null: none. */
+  translations: Translations | null;
   userID: string | null;
   interviewer: string;
   /** Null: `auto`. */
@@ -26,13 +28,22 @@ export interface InterviewRow {
   keepAudio: boolean;
 }
 
+/** The guidelines in other languages: `{tag: guidelines text}`. */
+export type Translations = Record<string, string>;
+
+/** The stored JSON text of translations as an object (null stays null). */
+export function parseTranslations(raw: string | Translations | null | undefined): Translations | null {
+  if (raw === null || raw === undefined) return null;
+  return typeof raw === 'string' ? (JSON.parse(raw) as Translations) : raw;
+}
+
 /** An interview with its product's owners, which decide who may see it. */
 export interface OwnedInterview {
   interview: InterviewRow;
   owner: Owned;
 }
 
-type OptionalSettings = 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII' | 'mode' | 'keepAudio';
+type OptionalSettings = 'translations' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII' | 'mode' | 'keepAudio';
 /** A new interview: the fieldwork and data-rights settings are optional (the defaults). */
 export type NewInterviewRow = Omit<InterviewRow, OptionalSettings> & Partial<Pick<InterviewRow, OptionalSettings>>;
 
@@ -42,18 +53,19 @@ export type InterviewListRow = InterviewRow & { createdAt: Date | string };
 export type InterviewChanges = Partial<
   Pick<
     InterviewRow,
-    'productID' | 'interviewName' | 'guidelines' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII' | 'mode' | 'keepAudio'
+    'productID' | 'interviewName' | 'guidelines' | 'translations' | 'userID' | 'interviewer' | 'language' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'retentionDays' | 'redactPII' | 'mode' | 'keepAudio'
   >
 >;
 
 const COLUMNS =
-  'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
+  'i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.translations AS translations, i.user_id AS userID, i.interviewer AS interviewer, ' +
   'i.language AS language, i.public_title AS publicTitle, i.consent_text AS consentText, i.completion_redirect_url AS completionRedirectUrl, ' +
   'i.retention_days AS retentionDays, i.redact_pii AS redactPII, i.mode AS mode, i.keep_audio AS keepAudio';
 const COLUMN_OF: Record<keyof InterviewChanges, string> = {
   productID: 'product_id',
   interviewName: 'name',
   guidelines: 'guidelines',
+  translations: 'translations',
   userID: 'user_id',
   interviewer: 'interviewer',
   language: 'language',
@@ -68,7 +80,7 @@ const COLUMN_OF: Record<keyof InterviewChanges, string> = {
 
 /** Both engines hand a boolean column back as 0 or 1, and MySQL may hand integers back as text. */
 function normal<T extends InterviewRow>(row: T): T {
-  return { ...row, retentionDays: row.retentionDays === null ? null : Number(row.retentionDays), redactPII: Boolean(Number(row.redactPII)), keepAudio: Boolean(Number(row.keepAudio)) };
+  return { ...row, translations: parseTranslations(row.translations), retentionDays: row.retentionDays === null ? null : Number(row.retentionDays), redactPII: Boolean(Number(row.redactPII)), keepAudio: Boolean(Number(row.keepAudio)) };
 }
 
 /** The interviews table (see ProductsRepository for why reads are plain SQL). */
@@ -102,7 +114,7 @@ export class InterviewsRepository {
   async insert(interviews: NewInterviewRow[], now: Date, db: EntityManager = this.dataSource.manager): Promise<void> {
     if (interviews.length === 0) return;
     await db.getRepository(Interview).insert(
-      interviews.map((i) => ({ language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text' as const, keepAudio: false, ...i, createdAt: now, updatedAt: now })),
+      interviews.map((i) => ({ translations: null, language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text' as const, keepAudio: false, ...i, createdAt: now, updatedAt: now })),
     );
   }
 
@@ -111,7 +123,12 @@ export class InterviewsRepository {
     if (fields.length === 0) return;
     await db.query(`UPDATE interviews SET ${fields.map((f) => `${COLUMN_OF[f]} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
       // better-sqlite3 binds no booleans: 1 or 0 on both engines.
-      ...fields.map((f) => (typeof changes[f] === 'boolean' ? Number(changes[f]) : (changes[f] ?? null))),
+      ...fields.map((f) => {
+        const value = changes[f];
+        // Translations are JSON text, as the entity's transformer writes them on insert.
+        if (f === 'translations') return value ? JSON.stringify(value) : null;
+        return typeof value === 'boolean' ? Number(value) : (value ?? null);
+      }),
       sqlDate(now),
       interviewID,
     ]);

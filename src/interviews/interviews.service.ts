@@ -5,17 +5,23 @@ import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { uuidv7 } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
-import { interviewQuestions } from '../interviewers/default-interviewer';
+import { askedQuestions, interviewQuestions, questionsOf } from '../interviewers/default-interviewer';
 import { InterviewersService } from '../interviewers/interviewers.service';
-import { AUTO_LANGUAGE } from '../languages/languages';
+import { AUTO_LANGUAGE, baseLanguageOf } from '../languages/languages';
 import { ProductsService } from '../products/products.service';
 import { CreateInterviewDto } from './dto/create-interview.dto';
 import { InterviewDto, QuestionDto } from './dto/interview.dto';
 import { ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
-import { InterviewHasInvitesException, InterviewNotFoundException, KeepAudioWithRedactionException } from './interviews.errors';
+import {
+  InterviewHasInvitesException,
+  InterviewNotFoundException,
+  KeepAudioWithRedactionException,
+  TranslationOfBaseLanguageException,
+  TranslationQuestionCountException,
+} from './interviews.errors';
 import { VoiceService } from '../voice/voice.service';
-import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview } from './interviews.repository';
+import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview, Translations, parseTranslations } from './interviews.repository';
 import type { Owned } from '../access/access-rule';
 import { transaction } from '../database/transaction';
 
@@ -25,6 +31,7 @@ function toDto(i: InterviewRow): InterviewDto {
     productID: i.productID,
     interviewName: i.interviewName,
     guidelines: i.guidelines,
+    translations: parseTranslations(i.translations),
     userID: i.userID,
     interviewer: i.interviewer,
     language: i.language ?? AUTO_LANGUAGE,
@@ -42,6 +49,26 @@ function toDto(i: InterviewRow): InterviewDto {
 /** 400 for kept recordings of answers that are redacted (the interview's settings as they will be). */
 function assertAudioMayBeKept(settings: { redactPII: boolean; keepAudio: boolean }): void {
   if (settings.redactPII && settings.keepAudio) throw new KeepAudioWithRedactionException();
+}
+
+/**
+ * 400 unless every translation holds as many questions as the guidelines and none is in the base
+ * language (the interview's settings as they will be).
+ */
+function assertTranslationsFit(settings: { guidelines: string | null; translations: Translations | null; language: string | null }): void {
+  if (!settings.translations) return;
+  const base = questionsOf(settings.guidelines).length;
+  const baseLanguage = baseLanguageOf(settings.language);
+  for (const [language, text] of Object.entries(settings.translations)) {
+    if (language === baseLanguage) throw new TranslationOfBaseLanguageException(language);
+    const translated = questionsOf(text).length;
+    if (translated !== base) throw new TranslationQuestionCountException(language, translated, base);
+  }
+}
+
+/** No translation is stored as null rather than {}: one way to say "none". */
+function storedTranslations(translations: Translations | null | undefined): Translations | null {
+  return translations && Object.keys(translations).length > 0 ? translations : null;
 }
 
 /** `auto` is stored as null, so that a new default would reach every interview left on it. */
@@ -76,6 +103,8 @@ export class InterviewsService {
   async create(dto: CreateInterviewDto, principal: Principal): Promise<{ interviewID: string }> {
     if (dto.mode === 'voice') this.voice.assertVoiceAvailable();
     assertAudioMayBeKept({ redactPII: dto.redactPII ?? false, keepAudio: dto.keepAudio ?? false });
+    const translations = storedTranslations(dto.translations);
+    assertTranslationsFit({ guidelines: dto.guidelines ?? null, translations, language: storedLanguage(dto.language) });
     await this.products.requireVisible(principal, dto.productID);
     const interviewID = uuidv7();
     await this.interviews.insert(
@@ -85,6 +114,7 @@ export class InterviewsService {
           productID: dto.productID,
           interviewName: dto.interviewName,
           guidelines: dto.guidelines ?? null,
+          translations,
           userID: dto.userID ?? null,
           interviewer: this.interviewers.defaultName,
           language: storedLanguage(dto.language),
@@ -106,6 +136,7 @@ export class InterviewsService {
     const changes: InterviewChanges = {};
     if (dto.interviewName !== undefined) changes.interviewName = dto.interviewName;
     if (dto.guidelines !== undefined) changes.guidelines = dto.guidelines;
+    if (dto.translations !== undefined) changes.translations = storedTranslations(dto.translations);
     if (dto.userID !== undefined) changes.userID = dto.userID;
     if (dto.language !== undefined) changes.language = storedLanguage(dto.language);
     if (dto.publicTitle !== undefined) changes.publicTitle = dto.publicTitle || null;
@@ -124,6 +155,11 @@ export class InterviewsService {
     await transaction(this.dataSource, async (db) => {
       const { interview } = await this.requireVisible(principal, dto.interviewID, { db, lock: true });
       assertAudioMayBeKept({ redactPII: changes.redactPII ?? interview.redactPII, keepAudio: changes.keepAudio ?? interview.keepAudio });
+      assertTranslationsFit({
+        guidelines: changes.guidelines !== undefined ? changes.guidelines : interview.guidelines,
+        translations: changes.translations !== undefined ? changes.translations : interview.translations,
+        language: changes.language !== undefined ? changes.language : interview.language,
+      });
       if (dto.productID !== undefined && dto.productID !== interview.productID) {
         await this.products.requireVisible(principal, dto.productID, db);
         if (await this.interviews.hasInvites(interview.interviewID, db)) throw new InterviewHasInvitesException(interview.interviewID);
@@ -136,20 +172,25 @@ export class InterviewsService {
 
   /**
    * The interview (when the caller may see it) and the questions the built-in interviewer asks in it
-   * (interviewQuestions): what turns' question indexes, answers and reports refer to.
+   * (interviewQuestions): what turns' question indexes, answers and reports refer to. With `language`,
+   * the questions as an invite in it is asked them (its translation, else the base questions).
    */
-  async questionsFor(principal: Principal, interviewID: string): Promise<InterviewQuestions & { owner: Owned }> {
+  async questionsFor(principal: Principal, interviewID: string, language?: string): Promise<InterviewQuestions & { owner: Owned }> {
     const { owner } = await this.requireVisible(principal, interviewID);
-    return { ...(await this.questionsOf(interviewID)), owner };
+    return { ...(await this.questionsOf(interviewID, language)), owner };
   }
 
   /** The same, for the service's own work (a report's run): no caller, no visibility. */
-  async questionsOf(interviewID: string): Promise<InterviewQuestions> {
+  async questionsOf(interviewID: string, language?: string): Promise<InterviewQuestions> {
     const found = await this.interviews.findOwned(interviewID);
     if (!found) throw new InterviewNotFoundException(interviewID);
     const product = await this.products.findForWork(found.interview.productID);
-    // An interview held in one language is asked the general set in it; with `auto` each invite may differ, so the English set stands for them.
-    const questions = interviewQuestions(found.interview.guidelines, product.name, found.interview.language ?? undefined).map((question, questionIndex) => ({ questionIndex, question }));
+    const texts =
+      language === undefined
+        ? // An interview held in one language is asked the general set in it; with `auto` each invite may differ, so the English set stands for them.
+          interviewQuestions(found.interview.guidelines, product.name, found.interview.language ?? undefined)
+        : askedQuestions(found.interview, product.name, language);
+    const questions = texts.map((question, questionIndex) => ({ questionIndex, question }));
     return { interview: found.interview, productName: product.name, productDesc: product.desc, questions };
   }
 

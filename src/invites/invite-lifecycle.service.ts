@@ -18,8 +18,10 @@ import { transaction } from '../database/transaction';
 import { InviteAudioRepository, KeptAudio } from './invite-audio.repository';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
-export interface RoomInvite extends Omit<RoomContext, 'keepAudio'> {
+export interface RoomInvite extends Omit<RoomContext, 'keepAudio' | 'translations'> {
   keepAudio: boolean;
+  /** The guidelines in other languages, by tag; null: none. */
+  translations: Record<string, string> | null;
   linkID: string;
   interviewID: string;
   productID: string;
@@ -71,6 +73,7 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     consentText: r.consentText,
     completionRedirectUrl: r.completionRedirectUrl,
     guidelines: r.guidelines,
+    translations: r.translations === null ? null : (JSON.parse(r.translations) as Record<string, string>),
     interviewer: r.interviewer,
     productName: r.productName,
     productDesc: r.productDesc,

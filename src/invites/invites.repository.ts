@@ -32,6 +32,8 @@ export interface RoomContext {
   consentText: string | null;
   completionRedirectUrl: string | null;
   guidelines: string | null;
+  /** The interview's translations of its guidelines, as stored (JSON text `{tag: guidelines}`); null: none. */
+  translations: string | null;
   interviewer: string;
   productName: string;
   productDesc: string | null;
@@ -208,7 +210,7 @@ export class InvitesRepository {
     const [row] = await this.dataSource.query<RoomInviteRow[]>(
       `SELECT ${COLUMNS},
         i.started_on AS startedOn, i.language AS language, i.turn_meta AS turnMeta,
-        iv.name AS interviewName, iv.guidelines AS guidelines, iv.interviewer AS interviewer, iv.language AS interviewLanguage,
+        iv.name AS interviewName, iv.guidelines AS guidelines, iv.translations AS translations, iv.interviewer AS interviewer, iv.language AS interviewLanguage,
         iv.public_title AS publicTitle, iv.consent_text AS consentText, iv.completion_redirect_url AS completionRedirectUrl, iv.redact_pii AS redactPII,
         iv.mode AS mode, iv.keep_audio AS keepAudio,
         p.name AS productName, p.description AS productDesc, p.image_link AS productImage, p.user_id AS productUserID

@@ -85,3 +85,22 @@ export function negotiateLanguage(interviewLanguage: string | null, query: strin
   if (isLanguage(interviewLanguage)) return interviewLanguage;
   return matchLanguage(query) ?? fromAcceptLanguage(acceptLanguage) ?? FALLBACK_LANGUAGE;
 }
+
+/**
+ * The language an interview's guidelines are written in: its own when it is held in one, else English
+ * (the room's fallback, so that an interviewee whose language has no translation reads the base text).
+ */
+export function baseLanguageOf(interviewLanguage: string | null): Language {
+  return isLanguage(interviewLanguage) ? interviewLanguage : FALLBACK_LANGUAGE;
+}
+
+/**
+ * What an interviewee of an `auto` interview may choose before starting: the base language and those the
+ * guidelines are translated into, in the list's order, each by its own name. Fewer than two: no choice.
+ */
+export function interviewLanguageChoices(interviewLanguage: string | null, translations: Readonly<Record<string, string>> | null): { language: Language; name: string }[] {
+  if (isLanguage(interviewLanguage) || !translations) return [];
+  const offered = new Set<string>([baseLanguageOf(interviewLanguage), ...Object.keys(translations)]);
+  const choices = LANGUAGES.filter((l) => offered.has(l.language)).map((l) => ({ language: l.language, name: l.name }));
+  return choices.length > 1 ? choices : [];
+}

@@ -48,13 +48,13 @@ export class ReportBuilder {
     private readonly codebooks: CodebooksService,
   ) {}
 
-  async build(report: { interviewID: string; maxThemes: number }, analyst: Analyst, asOf: Date, run: BuildRun): Promise<BuiltReport> {
+  async build(report: { interviewID: string; maxThemes: number; language?: string | null }, analyst: Analyst, asOf: Date, run: BuildRun): Promise<BuiltReport> {
     const { interviewID } = report;
     const { interview, productName, productDesc, questions } = await this.interviews.questionsOf(interviewID);
     const asked = new Set(questions.map((q) => q.questionIndex));
     // A codebook question the guidelines no longer ask is left out: its answers have no question to be coded under.
     const codebook = (await this.codebooks.forReport(interviewID)).filter((q) => asked.has(q.questionIndex));
-    const options: AnalysisOptions = { maxThemes: report.maxThemes, codebook };
+    const options: AnalysisOptions = { maxThemes: report.maxThemes, codebook, ...(report.language ? { language: report.language } : {}) };
     const tally = await this.invites.tally(interviewID);
     run.onProgress(0, tally.answers);
 
@@ -71,7 +71,7 @@ export class ReportBuilder {
         asOf.getTime(),
         analysisRun,
       );
-      const context = { productName, productDesc, interviewName: interview.interviewName };
+      const context = { productName, productDesc, interviewName: interview.interviewName, ...(options.language ? { language: options.language } : {}) };
       insights = gathered.insights(await analyst.analyze({ questions, answers: gathered.answers, context, options }, analysisRun));
     }
     const figures = await this.reports.figuresAt(this.dataSource.manager, interviewID, asOf);

@@ -1,4 +1,4 @@
-import type { AnswerCode, QuestionReport, ReportResult, Theme } from './analysis/analysis.types';
+import type { AnswerCode, QuestionReport, Quote, ReportResult, Theme } from './analysis/analysis.types';
 import { median, sentimentSplit } from './analysis/stats';
 
 /**
@@ -170,12 +170,18 @@ export function currentShape(result: StoredResult): StoredResult {
     t.mentions ??= t.answers;
     t.emerging ??= false;
     t.language ??= null;
+    t.quotes.forEach(quote);
+  };
+  // Quotes from before reports could be translated, and the offline analysis' own: no translation.
+  const quote = (q: Quote) => {
+    q.translation ??= null;
   };
   for (const q of result.questions) {
     const question = q as Partial<QuestionReport> & QuestionReport;
     question.coverage ??= null;
     question.other ??= { answers: 0, mentions: 0 };
     question.themes.forEach(theme);
+    question.quotes.forEach(quote);
   }
   result.themes.forEach(theme);
   numberThemes(result);

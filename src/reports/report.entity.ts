@@ -1,3 +1,4 @@
+import { INTERVIEW_LIMITS } from '../interviews/interview.limits';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';
@@ -26,6 +27,10 @@ export class Report {
   /** At most this many themes per question (addOne's maxThemes). */
   @Column({ name: 'max_themes', type: 'integer', default: REPORT_LIMITS.maxThemes.default })
   maxThemes: number;
+
+  /** addOne's language: the language a model writes its themes in and translates answers into for coding (null: English). */
+  @Column({ type: 'varchar', length: INTERVIEW_LIMITS.language, nullable: true })
+  language: string | null;
 
   /** An `openai` interviewer agent's name; null: the built-in offline analysis. */
   @Column({ type: 'varchar', length: REPORT_LIMITS.analyst, nullable: true })

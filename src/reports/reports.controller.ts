@@ -39,8 +39,10 @@ export class ReportsController {
       'analyst (an openai agent of INTERVIEWER_AGENTS) the model proposes the themes and codes every answer (up to 3 themes an answer) in batches; ' +
       'the server checks every quote against the transcript (a quote that is not verbatim is dropped and counted) and removes digits from what the model ' +
       `writes. maxThemes (${REPORT_LIMITS.maxThemes.min}–${REPORT_LIMITS.maxThemes.max}, default ${REPORT_LIMITS.maxThemes.default}): at most this many ` +
-      'themes per question. When the interview has a codebook (interviews/setCodebook), the report codes against it. 404 when the interview is unknown ' +
-      'or not visible.',
+      'themes per question. When the interview has a codebook (interviews/setCodebook), the report codes against it. language (with an analyst; ' +
+      'default en): answers in other languages are translated into it for coding, themes and descriptions are written in it, and each quote keeps ' +
+      'its verbatim original with the model\'s translation beside it; the offline analysis finds themes within each language instead. 404 when the ' +
+      'interview is unknown or not visible.',
   })
   @ApiBody({
     type: CreateReportDto,
@@ -48,6 +50,10 @@ export class ReportsController {
       offline: { summary: 'The built-in offline analysis', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' } },
       model: { summary: 'Themes coded by a model (an openai agent of INTERVIEWER_AGENTS)', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', analyst: 'gpt-analyst' } },
       fewer: { summary: 'At most 6 themes per question', value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', maxThemes: 6 } },
+      translated: {
+        summary: 'A study in several languages, coded by a model in English (answers in German, Japanese, … translated for coding)',
+        value: { interviewID: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90', analyst: 'gpt-analyst', language: 'en' },
+      },
     },
   })
   @ApiResult(ReportIdResultDto, { status: 201, description: "The new report's identifier" })

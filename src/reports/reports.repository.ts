@@ -40,6 +40,8 @@ export interface ClaimedReport {
   interviewID: string;
   analyst: string | null;
   maxThemes: number;
+  /** The language a model writes the report in; null: English. */
+  language: string | null;
   claimToken: string;
   /** Runs started, this one included. */
   attempts: number;
@@ -97,11 +99,11 @@ export interface StoredReportRow {
 export class ReportsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(report: { reportID: string; interviewID: string; analyst: string | null; maxThemes: number }, now: Date): Promise<void> {
+  async insert(report: { reportID: string; interviewID: string; analyst: string | null; maxThemes: number; language: string | null }, now: Date): Promise<void> {
     const at = sqlDate(now);
     await this.dataSource.query(
-      "INSERT INTO reports (id, interview_id, analyst, max_themes, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
-      [report.reportID, report.interviewID, report.analyst, report.maxThemes, at, at],
+      "INSERT INTO reports (id, interview_id, analyst, max_themes, language, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
+      [report.reportID, report.interviewID, report.analyst, report.maxThemes, report.language, at, at],
     );
   }
 
@@ -141,8 +143,8 @@ export class ReportsRepository {
    */
   async claim(token: string, now: Date, leaseEnds: Date): Promise<ClaimedReport | undefined> {
     return transaction(this.dataSource, async (db) => {
-      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; maxThemes: number | string; attempts: number | string }[]>(
-        "SELECT id AS reportID, interview_id AS interviewID, analyst, max_themes AS maxThemes, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
+      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; maxThemes: number | string; language: string | null; attempts: number | string }[]>(
+        "SELECT id AS reportID, interview_id AS interviewID, analyst, max_themes AS maxThemes, language, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
           `ORDER BY created_at, id LIMIT 1${FOR_UPDATE_SKIP_LOCKED_SQL}`,
         [sqlDate(now)],
       );
@@ -153,7 +155,7 @@ export class ReportsRepository {
         sqlDate(now),
         due.reportID,
       ]);
-      return { reportID: due.reportID, interviewID: due.interviewID, analyst: due.analyst, maxThemes: Number(due.maxThemes), claimToken: token, attempts: Number(due.attempts) + 1 };
+      return { reportID: due.reportID, interviewID: due.interviewID, analyst: due.analyst, maxThemes: Number(due.maxThemes), language: due.language, claimToken: token, attempts: Number(due.attempts) + 1 };
     });
   }
 

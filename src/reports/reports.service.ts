@@ -104,7 +104,7 @@ export class ReportsService {
     const analyst = dto.analyst ?? null;
     this.analysts.assertKnown(analyst);
     const reportID = uuidv7();
-    await this.reports.insert({ reportID, interviewID: interview.interviewID, analyst, maxThemes: dto.maxThemes ?? REPORT_LIMITS.maxThemes.default }, new Date());
+    await this.reports.insert({ reportID, interviewID: interview.interviewID, analyst, maxThemes: dto.maxThemes ?? REPORT_LIMITS.maxThemes.default, language: dto.language ?? null }, new Date());
     this.worker.wake();
     return { reportID };
   }

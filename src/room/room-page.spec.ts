@@ -6,6 +6,7 @@ const session = (overrides: Partial<SessionDto> = {}): SessionDto => ({
   publicTitle: 'Your first week',
   language: 'en',
   direction: 'ltr',
+  languages: [],
   productName: 'Acme <Notes>',
   productImage: null,
   consentText: 'We record this.',
@@ -93,5 +94,19 @@ describe(renderRoomError.name, () => {
     expect(renderRoomError(404, 'ja')).toContain('このリンクに対応するインタビューはありません');
     expect(renderRoomError(429, 'fr')).toContain('Trop de requêtes');
     expect(renderRoomError(500, 'ar')).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it("lists the interview's languages before the start, each by its own name, the shown one current; none without a choice", () => {
+    const languages = [
+      { language: 'en', name: 'English' },
+      { language: 'de', name: 'Deutsch' },
+      { language: 'ja', name: '日本語' },
+    ];
+    const html = renderRoom(session({ language: 'de', languages }));
+    expect(html).toContain('<nav class="languages" aria-label="Sprache">');
+    expect(html).toContain('<a class="languages__link" href="?lang=de" lang="de" hreflang="de" dir="ltr" aria-current="true">Deutsch</a>');
+    expect(html).toContain('<a class="languages__link" href="?lang=ja" lang="ja" hreflang="ja" dir="ltr">日本語</a>');
+    expect(html).toContain('data-language="de"');
+    expect(renderRoom(session())).not.toContain('class="languages"');
   });
 });

@@ -128,9 +128,26 @@ function header(session: SessionDto): string {
 </header>`;
 }
 
+/**
+ * The interview's languages before the start (session.languages): plain links that reload the page with
+ * ?lang=, which an `auto` interview follows, so that the choice works without the script; the start form
+ * then sends the language shown and `start` records it. Each name is in its own language.
+ */
+function languageChoice(session: SessionDto): string {
+  if (session.languages.length < 2) return '';
+  const links = session.languages.map(({ language, name }) => {
+    const current = language === session.language ? ' aria-current="true"' : '';
+    return `<li><a class="languages__link" href="?lang=${encodeURIComponent(language)}" lang="${escapeHtml(language)}" hreflang="${escapeHtml(language)}" dir="${directionOf(language)}"${current}>${escapeHtml(name)}</a></li>`;
+  });
+  return `
+  <nav class="languages" aria-label="${tx(session.language, 'room.label.language')}">
+    <ul class="languages__list">${links.join('')}</ul>
+  </nav>`;
+}
+
 function pending(session: SessionDto): string {
   const l = session.language;
-  return `<section class="card" aria-labelledby="consent-title">
+  return `<section class="card" aria-labelledby="consent-title">${languageChoice(session)}
   <h2 id="consent-title">${tx(l, 'room.beforeStart')}</h2>
   <p id="consent-text" class="consent">${escapeHtml(session.consentText)}</p>${voiceNotice(session)}
   <form id="start-form" class="form" novalidate data-language="${escapeHtml(l)}">

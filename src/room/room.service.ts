@@ -11,9 +11,9 @@ import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ProgressDto, ReplyResultDto, SessionDto } from './dto/session.dto';
 import { NoSpeechHereException, NotVoiceInterviewException, RoomNotFoundException } from './room.errors';
 import { RoomConfig } from './room.config';
-import { directionOf, isLanguage, Language, negotiateLanguage } from '../languages/languages';
+import { directionOf, interviewLanguageChoices, isLanguage, Language, negotiateLanguage } from '../languages/languages';
 import { translate } from '../languages/messages';
-import { scriptProgress } from '../interviewers/default-interviewer';
+import { scriptProgress, translationOf } from '../interviewers/default-interviewer';
 import { Metrics } from '../metrics/metrics.service';
 import { completionRedirect } from './redirect';
 import { Recording, VoiceService } from '../voice/voice.service';
@@ -157,6 +157,8 @@ export class RoomService {
       publicTitle: invite.publicTitle || invite.interviewName,
       language,
       direction: directionOf(language),
+      // Once started the language is fixed: nothing to choose.
+      languages: invite.status === 'pending' ? interviewLanguageChoices(invite.interviewLanguage, invite.translations) : [],
       productName: invite.productName,
       productImage: invite.productImage,
       consentText: this.consentOf(invite, language),
@@ -251,6 +253,7 @@ export class RoomService {
       productDesc: invite.productDesc,
       interviewName: invite.interviewName,
       guidelines: invite.guidelines,
+      translation: translationOf(invite, language),
       intervieweeName,
     };
   }

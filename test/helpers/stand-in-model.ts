@@ -20,6 +20,18 @@ interface Line {
   id: string;
   text: string;
   theme?: string;
+  /** The answer's translation into the report's language, when the analyst sends one. */
+  translation?: string;
+}
+
+const CJK = /[\u3040-\u30ff\u4e00-\u9fff]/;
+
+/** How a stand-in translates answers (translate_answers): a dictionary, or a refusal as the OpenAI protocol writes one. */
+export interface StandInTranslator {
+  /** Answer text → its translation; an answer not in it is returned as it is. */
+  dictionary?: Record<string, string>;
+  /** Refuse every translation request (message.refusal, no content). */
+  refuse?: boolean;
 }
 
 /**
@@ -37,7 +49,11 @@ export class StandInModel {
   fail?: (request: StandInRequest) => number | undefined;
   private server?: Server;
 
-  constructor(public groups: StandInGroup[]) {}
+  constructor(
+    public groups: StandInGroup[],
+    /** When set, the stand-in translates (or refuses to), and quotes the longest answer of each language a theme holds. */
+    public translator?: StandInTranslator,
+  ) {}
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => this.handle(req, res));
@@ -65,6 +81,10 @@ export class StandInModel {
       void (this.gate ?? Promise.resolve()).then(() => {
         const status = this.fail?.(request);
         if (status !== undefined) return res.writeHead(status, { 'Content-Type': 'application/json' }).end('{"error": "stand-in failure"}');
+        if (request.kind === 'translate_answers' && this.translator?.refuse) {
+          const refusal = { role: 'assistant', content: null, refusal: 'I cannot help with translating these answers.' };
+          return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: refusal, finish_reason: 'stop' }] }));
+        }
         const content = JSON.stringify(this.answer(request));
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
       });
@@ -80,10 +100,15 @@ export class StandInModel {
 
   private answer(request: StandInRequest): unknown {
     const answers = this.lines(request.user, '{"id":"a');
+    if (request.kind === 'translate_answers') {
+      return { translations: answers.map((a) => ({ answer: a.id, text: this.translator?.dictionary?.[a.text] ?? a.text })) };
+    }
+    // A multilingual stand-in reads an answer by its translation, as a model would.
+    const read = (a: Line) => (this.translator ? (a.translation ?? a.text) : a.text);
     if (request.kind === 'propose_themes') {
       const given = new Set(this.lines(request.user, '{"id":"T').map((t) => t.theme!.toLowerCase()));
       const themes = this.groups
-        .filter((g) => !g.labels.some((label) => given.has(label.toLowerCase())) && answers.some((a) => g.pattern.test(a.text)))
+        .filter((g) => !g.labels.some((label) => given.has(label.toLowerCase())) && answers.some((a) => g.pattern.test(read(a))))
         .map((g) => ({ theme: g.labels[0], description: g.description }));
       return { themes };
     }
@@ -91,12 +116,22 @@ export class StandInModel {
       const themes = this.lines(request.user, '{"id":"T');
       const patternOf = (label: string) => this.groups.filter((g) => g.labels.some((l) => l.toLowerCase() === label.toLowerCase())).map((g) => g.pattern);
       const longest = new Map<string, Line>();
+      const firstWords = (text: string) => text.split(' ').slice(0, 5).join(' ');
       const codes = answers.map((a) => {
-        const ids = themes.filter((t) => patternOf(t.theme!).some((p) => p.test(a.text))).map((t) => t.id);
-        for (const id of ids) if ((longest.get(id)?.text.length ?? -1) < a.text.length) longest.set(id, a);
+        const ids = themes.filter((t) => patternOf(t.theme!).some((p) => p.test(read(a)))).map((t) => t.id);
+        // With a translator: the longest answer of each kind (as written, translated from a Latin or a CJK script) per theme, so that a theme shows each.
+        for (const id of ids) {
+          const key = this.translator ? `${id}#${a.translation === undefined ? 'original' : CJK.test(a.text) ? 'translated-cjk' : 'translated'}` : id;
+          if ((longest.get(key)?.text.length ?? -1) < a.text.length) longest.set(key, a);
+        }
         return { answer: a.id, themes: ids.slice(0, 3) };
       });
-      const quotes = [...longest].map(([theme, a]) => ({ theme, answer: a.id, text: a.text.split(' ').slice(0, 5).join(' ') }));
+      const quotes = [...longest].map(([key, a]) => ({
+        theme: key.split('#')[0],
+        answer: a.id,
+        text: firstWords(a.text),
+        ...(this.translator ? { translation: a.translation === undefined ? null : firstWords(a.translation) } : {}),
+      }));
       return { codes, quotes };
     }
     const questionThemes = this.lines(request.user, '{"id":"t');

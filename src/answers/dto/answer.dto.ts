@@ -49,6 +49,17 @@ export class AnswerDto {
 
   @ApiProperty({ maxLength: INVITE_LIMITS.language, example: 'en', description: 'The language the interview was held in.' })
   language: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: INTERVIEW_LIMITS.translation,
+    example: 'What almost made you give up?',
+    description:
+      'The question as the interviewee was asked it: in the interview\'s language when the interview has a translation into it (translations), else ' +
+      'as `question`; for an answer to a probe, the question the probe followed. null with questionIndex null.',
+  })
+  asked: string | null;
 }
 
 /** The export's columns: an answer and its invite. */

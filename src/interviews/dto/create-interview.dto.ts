@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, registerDecorator } from 'class-validator';
 import { IsCleanText, IsRedirectUrl, OptionalOwnerId, OptionalText, RequiredId, RequiredText } from '../../common/validation';
-import { INTERVIEW_LANGUAGES } from '../../languages/languages';
+import { INTERVIEW_LANGUAGES, LANGUAGE_TAGS, isLanguage } from '../../languages/languages';
 import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
 import { INTERVIEW_LIMITS } from '../interview.limits';
 
@@ -21,6 +21,57 @@ function OptionalLanguage(): PropertyDecorator {
     IsOptional(),
     IsString({ message: '$property must be a string' }),
     IsIn(INTERVIEW_LANGUAGES, { message: `$property must be auto or one of ${INTERVIEW_LANGUAGES.slice(1).join(', ')}` }),
+  );
+}
+
+/**
+ * Why an object is not `{supported tag: guidelines text}` within the limits, or null when it is. The
+ * question counts need the guidelines (stored ones on update): the service checks them.
+ */
+export function translationsProblem(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) return 'translations must be an object of {language tag: guidelines text}';
+  const max = INTERVIEW_LIMITS.translation;
+  for (const [tag, text] of Object.entries(value)) {
+    if (!isLanguage(tag)) return `translations: ${JSON.stringify(tag.slice(0, 40))} is not a supported language (one of ${LANGUAGE_TAGS.join(', ')})`;
+    if (typeof text !== 'string') return `translations.${tag} must be a string`;
+    if (text.length > max) return `translations.${tag} must be at most ${max} characters long`;
+    if (text.includes('\0') || !text.isWellFormed()) return `translations.${tag} must not contain NUL characters or unpaired surrogates`;
+  }
+  return null;
+}
+
+/** One optional property per supported tag: the OpenAPI document lists the languages a translation may be in. */
+export const TRANSLATIONS_PROPERTIES = Object.fromEntries(LANGUAGE_TAGS.map((tag) => [tag, { type: 'string' as const, maxLength: INTERVIEW_LIMITS.translation }]));
+
+/** The guidelines in other languages; null clears them. */
+function OptionalTranslations(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'object',
+      nullable: true,
+      properties: TRANSLATIONS_PROPERTIES,
+      additionalProperties: false,
+      example: {
+        de: '1. Wie haben Sie zum ersten Mal von Acme Notes gehört?\n2. Was hätte Sie in der ersten Woche fast aufgeben lassen?',
+        ja: '1. Acme Notes を最初に知ったきっかけは何ですか？\n2. 最初の一週間で、やめそうになったことは何ですか？',
+      },
+      description:
+        'The guidelines in other languages, `{language tag: guidelines text}` (tags from GET /v1/languages/getList, each text at most ' +
+        `${INTERVIEW_LIMITS.translation} characters). Each must hold as many questions as \`guidelines\` (else 400 naming the language and both counts): ` +
+        'question k of every language is question k. The built-in interviewer asks an invite held in one of these languages its questions as written ' +
+        'here; an `openai` agent gets the translation in its prompt. Not the base language (the interview\'s `language`, or `en` when it is `auto`). ' +
+        'updateOne replaces the whole object; null clears it.',
+    }),
+    IsOptional(),
+    (target: object, propertyName: string | symbol) =>
+      registerDecorator({
+        name: 'isTranslations',
+        target: target.constructor,
+        propertyName: propertyName as string,
+        options: { message: (args) => translationsProblem(args.value) ?? 'translations are invalid' },
+        validator: { validate: (value: unknown) => translationsProblem(value) === null },
+      }),
   );
 }
 
@@ -64,6 +115,9 @@ export class CreateInterviewDto {
     max: INTERVIEW_LIMITS.guidelines,
   })
   guidelines?: string | null;
+
+  @OptionalTranslations()
+  translations?: Record<string, string> | null;
 
   @OptionalOwnerId('User associated with the interview.', 'user_42')
   userID?: string | null;

@@ -17,6 +17,16 @@ export class InterviewDto {
   @ApiProperty({ type: String, nullable: true, maxLength: INTERVIEW_LIMITS.guidelines, example: 'Goal: onboarding friction (a note: not asked)\n1. How did you first hear about the product?\n2. What almost made you give up?', description: 'Only lines ending with a question mark are asked; the rest are notes for the team.' })
   guidelines: string | null;
 
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    // Keys are language tags (as on addOne), listed here as a map rather than as optional properties: a response's properties are all always present.
+    additionalProperties: { type: 'string', maxLength: INTERVIEW_LIMITS.translation },
+    example: { de: '1. Wie haben Sie zum ersten Mal von Acme Notes gehört?\n2. Was hätte Sie in der ersten Woche fast aufgeben lassen?' },
+    description: 'The guidelines in other languages, by tag, each with as many questions as guidelines (question k is question k); null: none.',
+  })
+  translations: Record<string, string> | null;
+
   @ApiProperty({ type: String, nullable: true, maxLength: COMMON_LIMITS.ownerId, example: 'user_42' })
   userID: string | null;
 

@@ -37,6 +37,11 @@ export interface Quote {
   linkID: string;
   turnIndex: number;
   text: string;
+  /**
+   * A model's translation of `text` into the report's language (reports/addOne's language); null or
+   * absent when the answer is in it already, or the offline analysis quoted it (it cannot translate).
+   */
+  translation?: string | null;
 }
 
 /** Sentiment over scored answers: compound ≤ -0.05 negative, ≥ 0.05 positive, neutral between. */
@@ -137,6 +142,11 @@ export interface AnalysisOptions {
   maxThemes: number;
   /** The interview's codebook at the time the report runs ([] when none). */
   codebook: CodebookQuestion[];
+  /**
+   * The language a model writes the report in, translating answers in others for coding (addOne's
+   * language; absent: English). The offline analysis cannot translate and does not read it.
+   */
+  language?: string;
 }
 
 export interface InviteCounts {

@@ -9,7 +9,13 @@ export interface AnalysisInput {
   questions: AnalysisQuestion[];
   answers: AnalysisAnswer[];
   /** For a model's prompt: never the organization, the invites or the interviewees. */
-  context: { productName: string; productDesc: string | null; interviewName: string };
+  context: {
+    productName: string;
+    productDesc: string | null;
+    interviewName: string;
+    /** The report's language (addOne's language): a model writes in it and codes the others' answers in translation. Absent: English. */
+    language?: string;
+  };
   options: AnalysisOptions;
 }
 

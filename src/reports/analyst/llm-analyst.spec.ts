@@ -177,6 +177,13 @@ const code: Responder = (request, res) => {
 /** Brings every question theme together in one theme across the interview. */
 const across: Responder = (request, res) =>
   reply(res, { themes: [{ theme: 'All of it', description: 'Everything said.', questionThemes: questionThemeLines(request).map((l) => l.id), quotes: [] }] });
+/** Translates each answer listed as "(en) <answer>". */
+const translate: Responder = (request, res) => {
+  const user = request.body.messages.at(-1)!.content;
+  const lines = user.split('\n').filter((line) => line.startsWith('{"id":"a')).map((line) => JSON.parse(line) as { id: string; text: string });
+  reply(res, { translations: lines.map((line) => ({ answer: line.id, text: `(en) ${line.text}` })) });
+};
+
 const model =
   (parts: { propose?: Responder; code?: Responder; across?: Responder } = {}): Responder =>
   (request, res) =>
@@ -195,6 +202,8 @@ describe(LlmAnalyst.name, () => {
   let server: Server;
   let baseUrl: string;
   let requests: Recorded[];
+  let translationRequests: Recorded[];
+  let translator: Responder | undefined;
   let respond: Responder;
   let logs: { message: unknown; context: unknown }[];
 
@@ -220,6 +229,11 @@ describe(LlmAnalyst.name, () => {
       req.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const request: Recorded = { url: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) };
+        // The translation of the answers in other languages than the report's comes first; the tests of it read them apart.
+        if (kindOf(request) === 'translate_answers') {
+          translationRequests.push(request);
+          return (translator ?? translate)(request, res);
+        }
         requests.push(request);
         respond(request, res);
       });
@@ -233,6 +247,8 @@ describe(LlmAnalyst.name, () => {
 
   beforeEach(() => {
     requests = [];
+    translationRequests = [];
+    translator = undefined;
     logs = [];
     respond = model();
   });
@@ -282,7 +298,7 @@ describe(LlmAnalyst.name, () => {
       const coding = schemaOf('code_answers');
       expect(coding).toMatchObject({ required: ['codes', 'quotes'], additionalProperties: false });
       expect(coding.properties.codes.items).toMatchObject({ required: ['answer', 'themes'], additionalProperties: false });
-      expect(coding.properties.quotes.items).toMatchObject({ required: ['theme', 'answer', 'text'], additionalProperties: false });
+      expect(coding.properties.quotes.items).toMatchObject({ required: ['theme', 'answer', 'text', 'translation'], additionalProperties: false });
       expect(schemaOf('interview_themes').properties.themes.items).toMatchObject({ required: ['theme', 'description', 'questionThemes', 'quotes'], additionalProperties: false });
     });
 
@@ -304,7 +320,7 @@ describe(LlmAnalyst.name, () => {
         ['T2', 'Slow setup'],
         ['T3', 'No trouble'],
       ]);
-      expect(answerLines(requests[3])).toEqual([5, 6, 7, 8].map((doc) => ({ id: `a${doc + 1}`, text: ANSWERS[doc].answer })));
+      expect(answerLines(requests[3])).toEqual([5, 6, 7, 8].map((doc) => ({ id: `a${doc + 1}`, text: ANSWERS[doc].answer, ...(doc === 8 ? { translation: `(en) ${ANSWERS[8].answer}` } : {}) })));
       // The answers of no listed question: the closing one, and the one naming a question the interview does not have.
       expect(answerLines(requests[5]).map((l) => l.text)).toEqual([ANSWERS[9].answer, ANSWERS[10].answer]);
     });
@@ -396,13 +412,17 @@ describe(LlmAnalyst.name, () => {
       expect(result.questions[0].other).toEqual({ answers: 1, mentions: 1 });
     });
 
-    it('gives a theme the language of its answers, and null when they are of several', async () => {
+    it("writes every theme in the report's language: English unless the report names another", async () => {
       const result = await analyze();
       expect(result.questions[1].themes.map((t) => [t.theme, t.language])).toEqual([
-        ['Import problems', null],
+        ['Import problems', 'en'],
         ['Slow setup', 'en'],
         ['No trouble', 'en'],
       ]);
+      expect(result.themes.map((t) => t.language)).toEqual(['en']);
+      const german = await analyze({}, { ...INPUT, context: { ...CONTEXT, language: 'de' } });
+      expect([...german.questions[1].themes, ...german.themes].map((t) => t.language)).toEqual(['de', 'de', 'de', 'de']);
+      expect(requests.at(-1)!.body.messages[0].content).toContain('Write labels and descriptions in German (Deutsch), whatever language the answers are in');
     });
 
     it('keeps everything else of each question as the offline analysis made it', async () => {
@@ -480,8 +500,8 @@ describe(LlmAnalyst.name, () => {
       const result = await analyze();
       const themeNamed = (label: string) => result.questions[0].themes.find((t) => t.theme === label)!;
       const [recommended, free] = [themeNamed('Recommended by others'), themeNamed('Free plan')];
-      expect(recommended.quotes).toEqual([{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }]);
-      expect(free.quotes).toEqual([{ linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous' }]);
+      expect(recommended.quotes).toEqual([{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it', translation: null }]);
+      expect(free.quotes).toEqual([{ linkID: LINK.ben, turnIndex: 1, text: 'The free plan was generous', translation: null }]);
       // The paraphrase, the quote of an answer not in its theme, the unknown answer and the unknown theme.
       expect(result.droppedQuotes).toBe(4);
     });
@@ -683,7 +703,7 @@ describe(LlmAnalyst.name, () => {
           }),
       });
       const result = await analyze();
-      expect(result.themes[0].quotes).toEqual([{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it' }]);
+      expect(result.themes[0].quotes).toEqual([{ linkID: LINK.ana, turnIndex: 1, text: 'A colleague recommended it', translation: null }]);
       expect(result.droppedQuotes).toBe(1);
     });
   });
@@ -753,6 +773,73 @@ describe(LlmAnalyst.name, () => {
       const result = await analyze({}, { ...INPUT, answers: [] });
       expect(requests).toEqual([]);
       expect(result.codes).toEqual([]);
+    });
+  });
+
+  describe("answers in other languages than the report's", () => {
+    const JAPANESE = '大きなファイルのインポートが何度も止まりました。';
+    const input: AnalysisInput = { ...INPUT, answers: [...ANSWERS.slice(0, 8), answer(LINK.dev, 3, 1, JAPANESE, null, 'ja'), ...ANSWERS.slice(8)] };
+
+    it('translates them first, in batches of their own, then lists each with its translation for coding', async () => {
+      await analyze({}, input);
+      expect(translationRequests).toHaveLength(1);
+      const [system, user] = translationRequests[0].body.messages.map((m) => m.content);
+      expect(system).toMatch(/^You translate the open-ended answers of a user-research interview into English/);
+      expect(answerLines(translationRequests[0])).toEqual([
+        { id: 'a9', text: JAPANESE },
+        { id: 'a10', text: ANSWERS[8].answer },
+      ]);
+      expect(user).not.toContain(ANSWERS[0].answer);
+      const coding = requests.find((r) => kindOf(r) === 'code_answers' && questionOf(r) === 2)!;
+      expect(answerLines(coding).filter((l) => 'translation' in l)).toEqual([
+        { id: 'a9', text: JAPANESE, translation: `(en) ${JAPANESE}` },
+        { id: 'a10', text: ANSWERS[8].answer, translation: `(en) ${ANSWERS[8].answer}` },
+      ]);
+    });
+
+    it("keeps each quote's verbatim original with the model's translation beside it; none for an answer in the report's language", async () => {
+      respond = model({
+        code: (request, res) =>
+          reply(res, {
+            codes: answerLines(request).map((l) => ({ answer: l.id, themes: ['T1'] })),
+            quotes: answerLines(request).flatMap((l) =>
+              l.id === 'a9'
+                ? [{ theme: 'T1', answer: l.id, text: '大きなファイルのインポートが', translation: 'The import of large files' }]
+                : l.id === 'a6'
+                  ? [{ theme: 'T1', answer: l.id, text: 'The import from our old tool', translation: 'should not be kept' }]
+                  : [],
+            ),
+          }),
+      });
+      const result = await analyze({}, input);
+      expect(result.questions[1].themes[0].quotes).toEqual([
+        { linkID: LINK.ana, turnIndex: 5, text: 'The import from our old tool', translation: null },
+        { linkID: LINK.dev, turnIndex: 3, text: '大きなファイルのインポートが', translation: 'The import of large files' },
+      ]);
+    });
+
+    it('drops a quote the model copied from the translation rather than the original', async () => {
+      respond = model({
+        code: (request, res) =>
+          reply(res, {
+            codes: answerLines(request).map((l) => ({ answer: l.id, themes: ['T1'] })),
+            quotes: answerLines(request).flatMap((l) => (l.id === 'a9' ? [{ theme: 'T1', answer: l.id, text: `(en) ${JAPANESE}`, translation: null }] : [])),
+          }),
+      });
+      const result = await analyze({}, input);
+      expect(result.questions[1].themes[0].quotes).toEqual([]);
+      expect(result.droppedQuotes).toBe(1);
+    });
+
+    it('a model that will not translate: the answers are coded as written, and a note says so', async () => {
+      translator = (_request, res) => send(res, JSON.stringify({ error: { message: 'refused' } }), 500);
+      const result = await analyze({}, input);
+      expect(translationRequests).toHaveLength(1);
+      expect(result.notes).toContain('2 of the 2 answers in other languages than en could not be translated (the model server answered HTTP 500): the model coded them as written.');
+      const coding = requests.find((r) => kindOf(r) === 'code_answers' && questionOf(r) === 2)!;
+      expect(answerLines(coding).filter((l) => 'translation' in l)).toEqual([]);
+      // Still coded by the model, counted by the server.
+      expect(result.questions[1].themes.map((t) => t.theme)).toContain('Import problems');
     });
   });
 });

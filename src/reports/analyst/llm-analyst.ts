@@ -24,6 +24,11 @@ import {
   MEMBER_TOKENS,
   MIN_ANSWER_TOKENS,
   PROPOSE_THEMES,
+  ANSWERS_PER_TRANSLATION,
+  TRANSLATE_ANSWERS,
+  reportLanguageOf,
+  translateSystemPrompt,
+  translateUserFrame,
   answerLine,
   codeSystemPrompt,
   codeUserFrame,
@@ -60,8 +65,8 @@ interface Draft {
   codebook: number | null;
   emerging: boolean;
   examples: string[];
-  /** Verified quotes, by the answer they cite. */
-  quotes: { doc: number; text: string }[];
+  /** Verified quotes, by the answer they cite, with the model's translation of each (null: none). */
+  quotes: { doc: number; text: string; translation: string | null }[];
 }
 
 /** One report row's answers: a guideline question's, or (questionIndex null) those of no guideline question. */
@@ -91,6 +96,18 @@ interface Work {
   notes: string[];
   dropped: number;
   progress(count: number): void;
+  /** The report's language: every theme the model writes is in it. */
+  language: string;
+  /** The model's translation of each answer in another language than the report's, by answer. */
+  translations: Map<number, string>;
+}
+
+/** A quote's translation as a report keeps it: the model's text, one that is not clean text dropped, cut to a bound. */
+const QUOTE_TRANSLATION_CHARS = 1000;
+function quoteTranslation(translation: unknown): string | null {
+  if (typeof translation !== 'string' || translation.includes('\0') || !translation.isWellFormed()) return null;
+  const text = translation.trim();
+  return text ? clip(text, QUOTE_TRANSLATION_CHARS) : null;
 }
 
 /** Some servers put the JSON schema in the model's prompt: its room is counted in with the prompt's. */
@@ -98,6 +115,7 @@ const SCHEMA_TOKENS = {
   propose: estimateTokens(JSON.stringify(PROPOSE_THEMES.schema)),
   code: estimateTokens(JSON.stringify(CODE_ANSWERS.schema)),
   interview: estimateTokens(JSON.stringify(INTERVIEW_THEMES.schema)),
+  translate: estimateTokens(JSON.stringify(TRANSLATE_ANSWERS.schema)),
 };
 
 /** The answer ids of the prompts: `a1` is the input's first answer. */
@@ -181,7 +199,10 @@ export class LlmAnalyst implements Analyst {
       notes: [],
       dropped: 0,
       progress: (count) => run.onProgress?.((done += count), total),
+      language: reportLanguageOf(input.context),
+      translations: new Map(),
     };
+    await this.translate(work);
     const questions: QuestionReport[] = [];
     const coded: CodedQuestion[] = [];
     const fellBack: Group[] = [];
@@ -224,6 +245,49 @@ export class LlmAnalyst implements Analyst {
     work.codes.forEach((code, doc) => tally.add({ ...code, words: answers[doc].words, sentiment: answers[doc].sentiment }));
     tally.applyTo(result);
     return result;
+  }
+
+  /**
+   * The answers in other languages than the report's, translated by the model in batches, one request
+   * at a time: the prompts then list each with its translation, which the model codes by (quoting the
+   * original). A batch that fails leaves its answers as they are written, and a note says so.
+   */
+  private async translate(work: Work): Promise<void> {
+    const { answers } = work.input;
+    const docs = answers.flatMap((answer, doc) => (answer.language === work.language ? [] : [doc]));
+    if (!docs.length) return;
+    const system = translateSystemPrompt(work.input.context);
+    const frame = translateUserFrame();
+    const missed: number[] = [];
+    let reason = '';
+    for (let from = 0; from < docs.length; ) {
+      // The model's answer repeats each answer translated: as much room again as the answers take.
+      const batch = await this.batchOf(docs, from, estimateTokens(system) + estimateTokens(frame) + SCHEMA_TOKENS.translate, 0, ANSWERS_PER_TRANSLATION, work, 2);
+      if (!batch) {
+        missed.push(...docs.slice(from));
+        reason = "its prompt does not fit in the model's context (contextTokens)";
+        break;
+      }
+      const outcome = await this.ask(withAnswers(system, frame, batch.lines), TRANSLATE_ANSWERS, work.run);
+      const read = outcome.ok ? readTranslations(outcome.value) : outcome;
+      if (read.ok) {
+        for (const { answer, text } of read.value) {
+          const doc = batch.ids.get(answer);
+          const translation = quoteTranslation(text);
+          if (doc !== undefined && translation) work.translations.set(doc, translation);
+        }
+        missed.push(...batch.docs.filter((doc) => !work.translations.has(doc)));
+        if (!reason && missed.length) reason = 'the model left some out';
+      } else {
+        missed.push(...batch.docs);
+        reason = read.reason;
+      }
+      from += batch.docs.length;
+    }
+    if (missed.length) {
+      work.notes.push(`${missed.length} of the ${docs.length} answers in other languages than ${work.language} could not be translated (${reason}): the model coded them as written.`);
+      this.logFallback('translation of the answers', reason);
+    }
   }
 
   /**
@@ -274,7 +338,7 @@ export class LlmAnalyst implements Analyst {
             work.dropped++;
             continue;
           }
-          if (draft.quotes.length < MAX_QUOTES && !draft.quotes.some((q) => q.doc === doc && q.text === quote.text)) draft.quotes.push({ doc, text: quote.text });
+          if (draft.quotes.length < MAX_QUOTES && !draft.quotes.some((q) => q.doc === doc && q.text === quote.text)) draft.quotes.push({ doc, text: quote.text, translation: this.translationOf(doc, quote.translation, work) });
         }
       } else {
         missed.push(...batch.docs);
@@ -314,7 +378,9 @@ export class LlmAnalyst implements Analyst {
         if (!membersOf.has(key)) {
           const kept = new Set(missed);
           const docOf = (q: Quote) => group.docs.find((d) => answers[d].linkID === q.linkID && answers[d].turnIndex === q.turnIndex);
-          const quotes = theme.quotes.map((q) => ({ doc: docOf(q), text: q.text })).filter((q): q is { doc: number; text: string } => q.doc !== undefined && kept.has(q.doc));
+          const quotes = theme.quotes
+            .map((q) => ({ doc: docOf(q), text: q.text, translation: null }))
+            .filter((q): q is { doc: number; text: string; translation: null } => q.doc !== undefined && kept.has(q.doc));
           drafts.push({ key, theme: theme.theme, description: theme.description, keyphrases: theme.keyphrases, codebook: null, emerging: fromCodebook > 0, examples: [], quotes });
           membersOf.set(key, []);
         }
@@ -353,9 +419,10 @@ export class LlmAnalyst implements Analyst {
         keyphrases: d.keyphrases,
         answers: 0,
         mentions: 0,
-        quotes: d.quotes.map(({ doc, text }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text })),
+        quotes: d.quotes.map(({ doc, text, translation }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text, translation })),
         emerging: d.emerging,
-        language: languageOf(docs, answers),
+        // The model wrote it in the report's language; a theme the offline analysis found for a failed batch keeps its answers'.
+        language: d.key.startsWith('offline:') ? languageOf(docs, answers) : work.language,
       };
     });
     return { group, themes, members };
@@ -396,6 +463,8 @@ export class LlmAnalyst implements Analyst {
     perAnswer: number,
     most: number,
     work: Work,
+    /** How many times its own size each answer costs (2 when the model's answer repeats it, translated). */
+    factor = 1,
   ): Promise<{ lines: string[]; docs: number[]; ids: Map<string, number> } | null> {
     const room = this.contextTokens - fixedTokens - ANSWER_TOKENS;
     if (room < MIN_ANSWER_TOKENS) return null;
@@ -407,9 +476,9 @@ export class LlmAnalyst implements Analyst {
       if (work.yielder.due()) await work.yielder.giveWay();
       const doc = docs[i];
       const id = idOf(doc);
-      let line = answerLine(id, work.input.answers[doc].answer);
+      let line = answerLine(id, work.input.answers[doc].answer, false, work.translations.get(doc));
       // The line, its line break, and its part of the model's answer.
-      let cost = estimateTokens(line) + 1 + perAnswer;
+      let cost = estimateTokens(line) * factor + 1 + perAnswer;
       if (used + cost > room) {
         if (lines.length) break;
         line = cutToFit(id, work.input.answers[doc].answer, room - 1 - perAnswer);
@@ -471,13 +540,16 @@ export class LlmAnalyst implements Analyst {
     const value = outcome.value;
     const mismatch = failure("the model's answer did not match the requested JSON schema");
     if (!isObject(value) || !Array.isArray(value.themes)) return mismatch;
-    const drafts: { theme: string; description: string; members: Set<number>; quotes: { doc: number; text: string }[] }[] = [];
+    const drafts: { theme: string; description: string; members: Set<number>; quotes: { doc: number; text: string; translation: string | null }[] }[] = [];
+    // The question quotes' translations, for a quote the model copies from them without its own.
+    const translated = new Map<string, string | null>();
+    for (const { themes } of coded) for (const theme of themes) for (const q of theme.quotes) translated.set(`${q.linkID}#${q.turnIndex}#${q.text}`, q.translation ?? null);
     for (const item of value.themes as unknown[]) {
       if (!isObject(item) || typeof item.theme !== 'string' || typeof item.description !== 'string') return mismatch;
       const refs = item.questionThemes;
       if (!Array.isArray(refs) || !refs.every((ref) => typeof ref === 'string') || !Array.isArray(item.quotes)) return mismatch;
       const quotes = item.quotes as unknown[];
-      if (!quotes.every((q) => isObject(q) && typeof q.answer === 'string' && typeof q.text === 'string')) return mismatch;
+      if (!quotes.every((q) => isObject(q) && typeof q.answer === 'string' && typeof q.text === 'string' && (q.translation === undefined || q.translation === null || typeof q.translation === 'string'))) return mismatch;
       const label = modelText(item.theme, LABEL_CHARS);
       const members = new Set<number>();
       for (const ref of refs as string[]) for (const doc of membersOf.get(ref) ?? []) members.add(doc);
@@ -488,14 +560,17 @@ export class LlmAnalyst implements Analyst {
         drafts.push((draft = { theme: label, description: modelText(item.description, DESCRIPTION_CHARS), members: new Set(), quotes: [] }));
       }
       for (const doc of members) draft.members.add(doc);
-      for (const quote of quotes as { answer: string; text: string }[]) {
+      for (const quote of quotes as { answer: string; text: string; translation?: string | null }[]) {
         if (work.yielder.due()) await work.yielder.giveWay();
         const doc = docOfId(quote.answer, answers.length);
         if (doc === undefined || !draft.members.has(doc) || !isVerbatimQuote(quote, { role: 'interviewee', content: answers[doc].answer })) {
           work.dropped++;
           continue;
         }
-        if (draft.quotes.length < MAX_QUOTES && !draft.quotes.some((kept) => kept.doc === doc && kept.text === quote.text)) draft.quotes.push({ doc, text: quote.text });
+        if (draft.quotes.length < MAX_QUOTES && !draft.quotes.some((kept) => kept.doc === doc && kept.text === quote.text)) {
+          const given = quote.translation ?? translated.get(`${answers[doc].linkID}#${answers[doc].turnIndex}#${quote.text}`) ?? null;
+          draft.quotes.push({ doc, text: quote.text, translation: this.translationOf(doc, given, work) });
+        }
       }
     }
     if (!drafts.length) return failure('none of the themes the model gave brought together a question theme it was given');
@@ -513,12 +588,17 @@ export class LlmAnalyst implements Analyst {
         keyphrases: [],
         answers: 0,
         mentions: 0,
-        quotes: d.quotes.map(({ doc, text }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text })),
+        quotes: d.quotes.map(({ doc, text, translation }) => ({ linkID: answers[doc].linkID, turnIndex: answers[doc].turnIndex, text, translation })),
         emerging: false,
-        language: languageOf(d.members, answers),
+        language: work.language,
       };
     });
     return { ok: true, value: themes };
+  }
+
+  /** A quote's translation: the model's, for an answer in another language than the report's; null for one already in it. */
+  private translationOf(doc: number, translation: unknown, work: Work): string | null {
+    return work.input.answers[doc].language === work.language ? null : quoteTranslation(translation);
   }
 
   private ask(messages: ChatMessage[], format: JsonFormat, run: AnalysisRun) {
@@ -559,7 +639,15 @@ function groupsOf(rows: readonly QuestionReport[], input: AnalysisInput): Group[
 }
 
 /** The model's {"codes": [...], "quotes": [...]} held to the schema asked for; anything else is a failure of the whole answer. */
-function readCodes(value: unknown): Outcome<{ codes: { answer: string; themes: string[] }[]; quotes: { theme: string; answer: string; text: string }[] }> {
+/** The model's {"translations": [...]} held to the schema asked for. */
+function readTranslations(value: unknown): Outcome<{ answer: string; text: string }[]> {
+  if (!isObject(value) || !Array.isArray(value.translations)) return failure("the model's answer did not match the requested JSON schema");
+  const items = value.translations as unknown[];
+  if (!items.every((item) => isObject(item) && typeof item.answer === 'string' && typeof item.text === 'string')) return failure("the model's answer did not match the requested JSON schema");
+  return { ok: true, value: items as { answer: string; text: string }[] };
+}
+
+function readCodes(value: unknown): Outcome<{ codes: { answer: string; themes: string[] }[]; quotes: { theme: string; answer: string; text: string; translation: unknown }[] }> {
   const mismatch = failure("the model's answer did not match the requested JSON schema");
   if (!isObject(value) || !Array.isArray(value.codes) || !Array.isArray(value.quotes)) return mismatch;
   const codes: { answer: string; themes: string[] }[] = [];
@@ -567,10 +655,10 @@ function readCodes(value: unknown): Outcome<{ codes: { answer: string; themes: s
     if (!isObject(item) || typeof item.answer !== 'string' || !Array.isArray(item.themes) || !item.themes.every((t) => typeof t === 'string')) return mismatch;
     codes.push({ answer: item.answer, themes: item.themes as string[] });
   }
-  const quotes: { theme: string; answer: string; text: string }[] = [];
+  const quotes: { theme: string; answer: string; text: string; translation: unknown }[] = [];
   for (const item of value.quotes as unknown[]) {
     if (!isObject(item) || typeof item.theme !== 'string' || typeof item.answer !== 'string' || typeof item.text !== 'string') return mismatch;
-    quotes.push({ theme: item.theme, answer: item.answer, text: item.text });
+    quotes.push({ theme: item.theme, answer: item.answer, text: item.text, translation: item.translation });
   }
   return { ok: true, value: { codes, quotes } };
 }

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { LANGUAGE_TAGS } from '../../languages/languages';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalQueryInt, OptionalText, RequiredId } from '../../common/validation';
 import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
@@ -40,6 +41,21 @@ export class CreateReportDto {
   // Listed last because class-validator runs decorators bottom-up and stops at the first error.
   @IsInt({ message: MAX_THEMES_RULE })
   maxThemes?: number | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    enum: LANGUAGE_TAGS,
+    example: 'en',
+    description:
+      'With an analyst: the language of the report (left out or null: en). Answers in other languages are translated into it for coding, every ' +
+      'theme and description is written in it, and every quote keeps its verbatim original `text` with the model\'s `translation` beside it ' +
+      '(null when the answer is already in it). The offline analysis cannot translate: it finds themes within each language whatever this says.',
+  })
+  @IsOptional()
+  @IsString({ message: 'language must be a string' })
+  @IsIn(LANGUAGE_TAGS, { message: `language must be one of ${LANGUAGE_TAGS.join(', ')}` })
+  language?: string | null;
 }
 
 export class GetReportQueryDto {

@@ -21,6 +21,17 @@ export class QuoteDto implements Quote {
 
   @ApiProperty({ maxLength: INVITE_LIMITS.transcriptBytes, example: 'The import was slow and confusing', description: 'Verbatim: a substring of at least three words of that turn, checked by the server.' })
   text: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: INVITE_LIMITS.transcriptBytes,
+    example: 'Der Import war langsam und verwirrend',
+    description:
+      "A model's translation of `text` into the report's language (reports/addOne's language), for reading beside the original; null when the answer is " +
+      'in that language already, and in the offline analysis (which cannot translate).',
+  })
+  translation: string | null;
 }
 
 export class KeyphraseDto implements Keyphrase {

@@ -157,6 +157,18 @@ describe(renderReportPage.name, () => {
     expect(html).toContain('<blockquote class="quote"><p>it took me most of an afternoon</p></blockquote>');
   });
 
+  it("shows a quote's translation beside its original, both escaped, and nothing more for a quote without one", () => {
+    const quotes = [
+      { linkID: LINK, turnIndex: 1, text: 'Der Import hat <zwei> Abende gedauert', translation: 'The import took <two> evenings' },
+      { linkID: LINK, turnIndex: 3, text: 'it took me most of an afternoon', translation: null },
+    ];
+    const html = renderReportPage(view({ result: result({ questions: [question(0, { quotes })] }) }));
+    expect(html).toContain(
+      '<blockquote class="quote"><p>Der Import hat &lt;zwei&gt; Abende gedauert</p><p class="translation"><span class="translation__label">Translation:</span> The import took &lt;two&gt; evenings</p></blockquote>',
+    );
+    expect(html).toContain('<blockquote class="quote"><p>it took me most of an afternoon</p></blockquote>');
+  });
+
   it('never shows the invite a quote comes from: a linkID opens the interviewee’s room', () => {
     expect(renderReportPage(view())).not.toContain(LINK);
   });

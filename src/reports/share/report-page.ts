@@ -145,7 +145,13 @@ ${now.map(([label, count]) => `<div><dt>${label}</dt><dd>${formatCount(count)}</
 }
 
 function quotes(list: Quote[]): string {
-  return list.map((quote) => `<blockquote class="quote"><p>${escapeHtml(quote.text)}</p></blockquote>`).join('\n');
+  // The original is what the interviewee said, verbatim; a model's translation (a report in another language) is shown beside it, marked as such.
+  return list
+    .map((quote) => {
+      const translation = quote.translation ? `<p class="translation"><span class="translation__label">Translation:</span> ${escapeHtml(quote.translation)}</p>` : '';
+      return `<blockquote class="quote"><p>${escapeHtml(quote.text)}</p>${translation}</blockquote>`;
+    })
+    .join('\n');
 }
 
 /**

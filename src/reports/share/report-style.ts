@@ -106,6 +106,8 @@ svg.bar { display: block; width: 100%; height: .85rem; border: 1px solid var(--f
 .theme__description { margin: .45rem 0 0; color: var(--muted); }
 blockquote.quote { margin: .6rem 0 0; padding: .05rem 0 .05rem 1rem; border-left: 3px solid var(--field); }
 blockquote.quote p { margin: 0; white-space: pre-wrap; }
+blockquote.quote p.translation { margin-top: .25rem; color: var(--muted); font-style: italic; }
+.translation__label { font-style: normal; font-weight: 600; }
 .question-title { margin-bottom: .35rem; }
 .coverage { margin: 0 0 1rem; }
 .tag {

@@ -27,6 +27,15 @@ const progressSchema = (description: string): ApiPropertyOptions => ({
   },
 });
 
+/** A language the interviewee may choose before the start. */
+export class LanguageChoiceDto {
+  @ApiProperty({ enum: LANGUAGE_TAGS, example: 'de', description: 'The tag to send as `language` to POST /i/{linkID}/start (or as ?lang= on the link).' })
+  language: string;
+
+  @ApiProperty({ maxLength: 40, example: 'Deutsch', description: "The language's own name, as a person choosing it looks for it." })
+  name: string;
+}
+
 /** What the interviewee's page (or a team's own front end) knows of an interview: nothing of the team. */
 export class SessionDto {
   @ApiProperty({ enum: INVITE_STATUSES, example: 'started', description: 'pending: show the consent and the form; started: the conversation; completed, abandoned or expired: nothing more to do.' })
@@ -44,6 +53,15 @@ export class SessionDto {
 
   @ApiProperty({ enum: ['ltr', 'rtl'], example: 'ltr', description: 'Writing direction of `language`.' })
   direction: 'ltr' | 'rtl';
+
+  @ApiProperty({
+    type: [LanguageChoiceDto],
+    maxItems: LANGUAGE_TAGS.length,
+    description:
+      'Before the start of an `auto` interview whose guidelines are translated: the languages the interviewee may choose (the base language and those ' +
+      'with a translation), each asked the questions in it; the page lists them and `start` records the one shown. Otherwise empty.',
+  })
+  languages: LanguageChoiceDto[];
 
   @ApiProperty(progressSchema('The built-in interviewer\'s progress through its questions ("Question 2 of 5"); null for other agents.'))
   progress: ProgressDto | null;
