@@ -1,5 +1,7 @@
 import { Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Background } from './common/background';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { IdempotencySweeper } from './idempotency/idempotency-sweeper';
 import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
 import { ParticipantsModule } from './participants/participants.module';
@@ -16,8 +18,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
  * contexts run no background work.
  */
 @Module({
-  imports: [InvitesModule, ParticipantsModule, ReportsModule, WebhooksModule],
-  providers: [WebhookRelay, ReportWorker, ExpirySweeper, RetentionSweeper],
+  imports: [IdempotencyModule, InvitesModule, ParticipantsModule, ReportsModule, WebhooksModule],
+  providers: [WebhookRelay, ReportWorker, ExpirySweeper, RetentionSweeper, IdempotencySweeper],
 })
 export class BackgroundModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(private readonly background: Background) {}
