@@ -83,10 +83,16 @@ export class ReportWorker {
       failing: 'report worker cannot claim reports; will try again',
       claim: async (token, _limit, now, leaseEnds) => {
         const claim = await this.reports.claim(token, now, leaseEnds);
+        // The run's data are as of its claim: the first renewal (before the run starts) records it.
+        if (claim) this.progress.set(claim.reportID, { done: 0, total: 0, asOf: now });
         return claim ? [claim] : [];
       },
-      renew: (claim, leaseEnds, now) => this.reports.renew(claim, leaseEnds, this.progress.get(claim.reportID) ?? { done: 0, total: 0, asOf: now }, now),
-      run: (claim, signal) => this.run(claim, signal),
+      // A renewal after the run ended (its outcome recorded or handed back) has nothing left to renew.
+      renew: async (claim, leaseEnds, now) => {
+        const progress = this.progress.get(claim.reportID);
+        return progress ? this.reports.renew(claim, leaseEnds, progress, now) : true;
+      },
+      run: (claim, signal) => this.run(claim, signal).finally(() => this.progress.delete(claim.reportID)),
     });
   }
 
@@ -101,9 +107,8 @@ export class ReportWorker {
       await this.finish(claim, { status: 'failed', result: null, codes: [], error: `its run stopped ${REPORT_LIMITS.attempts} times before it could finish (the instance running it went away)` }, new Date());
       return;
     }
-    const asOf = new Date();
+    const asOf = this.progress.get(claim.reportID)?.asOf ?? new Date();
     let progress = { done: 0, total: 0, asOf };
-    this.progress.set(claim.reportID, progress);
     let outcome: RunOutcome;
     try {
       const { analyst, note } = this.analysts.get(claim.analyst);
@@ -121,8 +126,6 @@ export class ReportWorker {
       }
       this.logger.error({ msg: 'report failed', reportID: claim.reportID, error: error instanceof Error ? error.stack : String(error) });
       outcome = { status: 'failed', result: null, codes: [], error: failureOf(error), progress };
-    } finally {
-      this.progress.delete(claim.reportID);
     }
     await this.finish(claim, outcome, asOf);
   }
