@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { AnswersModule } from './answers/answers.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
+import { BackgroundModule } from './background.module';
 import { CodebooksModule } from './codebooks/codebooks.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { jsonBody } from './common/json-body';
@@ -17,19 +18,16 @@ import { DeletionModule } from './deletion/deletion.module';
 import { HealthModule } from './health/health.module';
 import { InterviewersModule } from './interviewers/interviewers.module';
 import { InterviewsModule } from './interviews/interviews.module';
-import { ExpirySweeper } from './invites/expiry-sweeper';
 import { InvitesModule } from './invites/invites.module';
 import { LanguagesModule } from './languages/languages.module';
 import { MetricsHttpModule } from './metrics/metrics-http.module';
 import { ParticipantsModule } from './participants/participants.module';
-import { RetentionSweeper } from './participants/retention-sweeper';
 import { ProductsModule } from './products/products.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ReportsModule } from './reports/reports.module';
 import { RoomModule } from './room/room.module';
-import { WebhookRelay } from './webhooks/webhook-relay';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { VoiceModule } from './voice/voice.module';
 
@@ -63,16 +61,14 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     RoomModule,
     ReportsModule,
     WebhooksModule,
+    // Only the HTTP service sweeps, sends webhooks and makes reports (not the seed or bench contexts).
+    BackgroundModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_INTERCEPTOR, useClass: ResultInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
-    // Only the HTTP service sweeps and sends webhooks (not the seed or bench contexts).
-    ExpirySweeper,
-    RetentionSweeper,
-    WebhookRelay,
   ],
 })
 export class AppModule implements NestModule {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from './access/access.module';
+import { BackgroundComponentModule } from './common/background.module';
 import { loggerParams } from './common/logging';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -22,6 +23,7 @@ export class CoreModule {
         DatabaseModule,
         AccessModule,
         MetricsModule,
+        BackgroundComponentModule,
       ],
     };
   }

@@ -134,7 +134,7 @@ describe('Repositories (SQL on the e2e database)', () => {
     it('fans out to the endpoints that see a product, claims each due delivery once, and settles only while the claim holds', async () => {
       const sut = t.app.get(WebhooksRepository);
       // This app's own relay would claim the delivery too: it stops, as it does at shutdown.
-      await t.app.get(WebhookRelay).onApplicationShutdown();
+      await t.app.get(WebhookRelay).stop();
       const orgID = uniq('org');
       const webhookID = uuidv7();
       await sut.insertEndpoint({ webhookID, url: 'https://hooks.example/x', events: null, orgID, userID: null, secret: 'whsec_x' }, new Date());

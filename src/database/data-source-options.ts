@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import * as mysql2 from 'mysql2';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ApiToken } from '../auth/api-token.entity';
@@ -16,7 +15,8 @@ import { ReportCode } from '../reports/report-code.entity';
 import { Report, ReportShare } from '../reports/report.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.entity';
 import { migrations } from './migrations';
-import { mysqlWithStatementTimeout } from './statement-timeout';
+import { DatabaseLogger } from './database-logger';
+import { DiscardTimedOutConnections, EmbeddedStatementQueue } from './driver-guards';
 
 export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook, InviteAudio];
 
@@ -42,8 +42,15 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
     return {
       ...common,
       type: db.flavor,
-      // mysql2 with every wait bounded by DB_STATEMENT_TIMEOUT_MS (see statement-timeout.ts).
-      driver: mysqlWithStatementTimeout(mysql2, db.statementTimeoutMs),
+      // Every query bounded by DB_STATEMENT_TIMEOUT_MS: mysql2's per-query timeout, which TypeORM passes
+      // with enableQueryTimeout; a connection whose query ran out is destroyed (driver-guards.ts). A wait
+      // for a pooled connection ends when a holder's query answers or runs out, or a new connection
+      // connects or runs out of DB_CONNECT_TIMEOUT_MS; the queue is bounded (queueLimit).
+      enableQueryTimeout: true,
+      maxQueryExecutionTime: db.statementTimeoutMs,
+      subscribers: [DiscardTimedOutConnections],
+      // TypeORM logs a query slower than maxQueryExecutionTime with its parameters: ours logs its time only.
+      logger: new DatabaseLogger(),
       url: db.url,
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
@@ -68,6 +75,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'mig
     type: 'better-sqlite3',
     database: db.path,
     enableWAL: true,
+    // The one connection's statements and transactions one after another (driver-guards.ts).
+    subscribers: [EmbeddedStatementQueue],
     // How long a write waits for another process's lock (better-sqlite3 cannot interrupt a statement).
     timeout: Math.min(5000, db.statementTimeoutMs),
   };

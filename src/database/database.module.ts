@@ -4,7 +4,6 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { DatabaseHealth } from './database-health';
 import { buildDataSourceOptions } from './data-source-options';
-import { queueEmbeddedStatements } from './transaction';
 
 /**
  * Connects, then runs pending migrations itself (rather than TypeORM's migrationsRun), so that the log
@@ -12,7 +11,6 @@ import { queueEmbeddedStatements } from './transaction';
  */
 async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource> {
   const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
-  queueEmbeddedStatements(dataSource);
   if (options.migrationsRun) {
     const logger = new Logger('Database');
     const ran = await dataSource.runMigrations({ transaction: 'each' });

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
-import { TRANSACTION_ATTEMPTS, queueEmbeddedStatements, transaction } from './transaction';
+import { EmbeddedStatementQueue } from './driver-guards';
+import { TRANSACTION_ATTEMPTS, transaction } from './transaction';
 
 /** A DataSource whose transactions fail with the given driver codes, in turn, then succeed. */
 function failing(...codes: string[]) {
@@ -48,9 +49,8 @@ describe('transactions on the embedded database', () => {
 
   beforeEach(async () => {
     const { DataSource: Source } = await import('typeorm');
-    dataSource = new Source({ type: 'better-sqlite3', database: ':memory:' });
+    dataSource = new Source({ type: 'better-sqlite3', database: ':memory:', subscribers: [EmbeddedStatementQueue] });
     await dataSource.initialize();
-    queueEmbeddedStatements(dataSource);
     await dataSource.query('CREATE TABLE t (n INTEGER)');
   });
   afterEach(() => dataSource.destroy());

@@ -1,5 +1,4 @@
 import { BadRequestException, ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
@@ -7,7 +6,8 @@ import { isDuplicateKey } from '../common/database-errors';
 import { IDEMPOTENCY_KEY_MAX, IdempotencyRecord } from './idempotency-record.entity';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const SWEEP_EVERY_MS = 10 * 60 * 1000;
+/** How often the HTTP service deletes expired keys (IdempotencySweeper). */
+export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60 * 1000;
 /** A first request still "running" after this long is taken to have died with its process. */
 export const IN_FLIGHT_TIMEOUT_MS = 5 * 60 * 1000;
 const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`);
@@ -122,13 +122,8 @@ export class IdempotencyService {
     await this.records.delete({ tokenId, key });
   }
 
+  /** Deletes the keys expired as of `now`. */
   async sweep(now = new Date()): Promise<void> {
     await this.records.delete({ expiresAt: LessThan(now) });
-  }
-
-  /** Expired keys are deleted every ten minutes by the HTTP service (@nestjs/schedule); a failure waits for the next time. */
-  @Interval(SWEEP_EVERY_MS)
-  async sweepExpired(): Promise<void> {
-    await this.sweep().catch(() => undefined);
   }
 }

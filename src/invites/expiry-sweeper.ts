@@ -1,35 +1,24 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger } from '@nestjs/common';
+import { Background } from '../common/background';
 import { InviteLifecycleService } from './invite-lifecycle.service';
 import { InvitesConfig } from './invites.config';
 
 /**
  * Expires invites past their expires_on every EXPIRY_SWEEP_SECONDS, so that reads and lists show it
- * without anyone opening the link. Runs in every instance of the HTTP service (an interval of
- * @nestjs/schedule, registered at bootstrap because its period is configured); the lifecycle's sweep is
- * safe when several run at once. A failing sweep (database away) is logged and tried next time.
+ * without anyone opening the link. Runs in every instance of the HTTP service (a loop of the Background
+ * component, BackgroundModule); the lifecycle's sweep is safe when several run at once. A failing sweep
+ * (database away) is logged and tried next time.
  */
 @Injectable()
-export class ExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ExpirySweeper {
   private readonly logger = new Logger(ExpirySweeper.name);
-  private running?: Promise<number>;
 
   constructor(
     private readonly lifecycle: InviteLifecycleService,
-    private readonly config: InvitesConfig,
-    private readonly scheduler: SchedulerRegistry,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const timer = setInterval(() => {
-      this.running ??= this.sweep().finally(() => (this.running = undefined));
-    }, this.config.expirySweepMs);
-    this.scheduler.addInterval(ExpirySweeper.name, timer);
-  }
-
-  /** The schedule stops its intervals at shutdown; a sweep under way is waited for. */
-  async onApplicationShutdown(): Promise<void> {
-    await this.running;
+    config: InvitesConfig,
+    background: Background,
+  ) {
+    background.loop({ name: ExpirySweeper.name, everyMs: config.expirySweepMs }, async () => void (await this.sweep()));
   }
 
   /** Sweeps until nothing is due (in batches, each its own short transaction). */

@@ -1,7 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Background } from '../common/background';
 import { transaction } from '../database/transaction';
 import { ErasureService, isPerson, normalEmail } from './erasure.service';
 import { RETENTION_ACTOR } from './participants.limits';
@@ -14,33 +14,23 @@ const BATCH = 200;
 /**
  * Erases the interviewee's data of invites kept past their retention (the interview's retentionDays,
  * else RETENTION_DAYS; neither: kept), every RETENTION_SWEEP_SECONDS in every instance of the HTTP
- * service. Safe with several at once: each batch is one transaction over rows claimed with SKIP LOCKED
- * (MySQL; SQLite has one writer), and an erased invite is never due again. Each person's invites are
+ * service (a loop of the Background component, BackgroundModule). Safe with several at once: each
+ * batch is one transaction over rows claimed with SKIP LOCKED (MySQL; SQLite has one writer), and an erased invite is never due again. Each person's invites are
  * erased as participants/erase would, audited with by "retention"; their profile goes with the last of
  * their unerased invites. `now` is a parameter so that tests move the clock instead of waiting.
  */
 @Injectable()
-export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RetentionSweeper {
   private readonly logger = new Logger(RetentionSweeper.name);
-  private running?: Promise<number>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: ParticipantsRepository,
     private readonly erasure: ErasureService,
     private readonly config: RetentionConfig,
-    private readonly scheduler: SchedulerRegistry,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const timer = setInterval(() => {
-      this.running ??= this.sweep().finally(() => (this.running = undefined));
-    }, this.config.sweepMs);
-    this.scheduler.addInterval(RetentionSweeper.name, timer);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.running;
+    background: Background,
+  ) {
+    background.loop({ name: RetentionSweeper.name, everyMs: config.sweepMs }, async () => void (await this.sweep()));
   }
 
   /** Erases every invite past its retention as of `now`; answers how many. A failure is logged and tried next time. */

@@ -1,7 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { transaction } from '../database/transaction';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
@@ -13,7 +11,7 @@ import { inSpan } from '../common/spans';
 import { REPORT_LIMITS } from './reports.limits';
 import { ClaimedReport, ReportsRepository } from './reports.repository';
 import { InvitesRepository } from '../invites/invites.repository';
-import { outsideCaller } from '../common/background';
+import { Background, BackgroundStopping } from '../common/background';
 import type { CodedAnswer, StoredResult } from './report-codes';
 import { ReportCodesRepository } from './report-codes.repository';
 import { ReportErasure } from './report-erasure';
@@ -34,32 +32,31 @@ function quotedLinks(result: StoredResult): string[] {
   return [...links];
 }
 
-/** Why the run stopped on purpose (this instance is stopping, or the claim was taken over): not a failure. */
-class RunStopped extends Error {}
-
 /** A run's error, as the report shows it: plain words, never an answer's text or the database's. */
 function failureOf(error: unknown): string {
   const name = error instanceof Error ? error.constructor.name : typeof error;
   return `the report could not be made (${name}); the service log has the details`.slice(0, REPORT_LIMITS.error);
 }
 
+/** The report worker's loop, by name: ReportsService wakes it when it queues a report. */
+export const REPORT_WORKER = 'ReportWorker';
+
 /**
- * Runs the queued reports, in every instance of the HTTP service (registered in AppModule only), one at
- * a time per instance, never on a request's path. A report is claimed by one instance for a lease that
- * the run renews while it works (with its progress); a run whose instance died is taken over by any
- * instance once the lease runs out, up to REPORT_LIMITS.attempts runs. On shutdown the report being
- * run is handed back, queued again at once for another instance.
+ * Runs the queued reports, in every instance of the HTTP service (BackgroundModule), one at a time per
+ * instance, never on a request's path. A leased loop of the Background component: a report is claimed
+ * by one instance for a lease that the component renews while the run works (with its progress); a run
+ * whose instance died is taken over by any instance once the lease runs out, up to
+ * REPORT_LIMITS.attempts runs. On shutdown the report being run is handed back, queued again at once
+ * for another instance.
  *
- * It looks when a report is queued in this process (wake), and every REPORT_POLL_SECONDS for those
- * queued elsewhere or left by a dead instance.
+ * It looks when a report is queued in this process (ReportsService wakes it), and every
+ * REPORT_POLL_SECONDS for those queued elsewhere or left by a dead instance.
  */
 @Injectable()
-export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(ReportWorker.name);
-  private stopped = true;
-  private draining?: Promise<void>;
-  private again = false;
-  private current?: { claim: ClaimedReport; stop: AbortController };
+export class ReportWorker {
+  private readonly logger = new Logger(REPORT_WORKER);
+  /** Each run's last progress, by report: what the next renewal records. */
+  private readonly progress = new Map<string, { done: number; total: number; asOf: Date }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -70,101 +67,65 @@ export class ReportWorker implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly builder: ReportBuilder,
     private readonly analysts: AnalystsService,
     private readonly outbox: WebhookOutbox,
-    private readonly config: ReportsConfig,
-    private readonly scheduler: SchedulerRegistry,
+    config: ReportsConfig,
+    background: Background,
     metrics: Metrics,
   ) {
     metrics.gauge('irs_reports', 'Reports by status (all instances): queued and running are the queue', ['status'], async (set) => {
       for (const { status, count } of await reports.countByStatus()) set(count, { status });
     });
-  }
-
-  onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.scheduler.addInterval(ReportWorker.name, setInterval(() => this.wake(), this.config.pollMs));
-    this.wake();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.current?.stop.abort(new RunStopped('the service is stopping'));
-    await this.draining;
-  }
-
-  /** Looks for due reports now (again right after, when a look is under way), in a context of its own. */
-  wake(): void {
-    outsideCaller(() => this.look());
-  }
-
-  private look(): void {
-    if (this.stopped) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drain()
-      .catch((error: unknown) => {
-        // The database away, most likely: the next wake tries again.
-        this.logger.warn({ msg: 'report worker cannot claim reports; will try again', error: error instanceof Error ? error.message : String(error) });
-      })
-      .finally(() => {
-        this.draining = undefined;
-        if (this.again) {
-          this.again = false;
-          this.look();
-        }
-      });
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped) {
-      const now = new Date();
-      const claim = await this.reports.claim(randomUUID(), now, new Date(now.getTime() + this.config.leaseMs));
-      if (!claim) return;
-      await this.run(claim);
-    }
+    background.leased<ClaimedReport>({
+      name: REPORT_WORKER,
+      everyMs: config.pollMs,
+      atStart: true,
+      leaseMs: config.leaseMs,
+      concurrency: 1,
+      failing: 'report worker cannot claim reports; will try again',
+      claim: async (token, _limit, now, leaseEnds) => {
+        const claim = await this.reports.claim(token, now, leaseEnds);
+        // The run's data are as of its claim: the first renewal (before the run starts) records it.
+        if (claim) this.progress.set(claim.reportID, { done: 0, total: 0, asOf: now });
+        return claim ? [claim] : [];
+      },
+      // A renewal after the run ended (its outcome recorded or handed back) has nothing left to renew.
+      renew: async (claim, leaseEnds, now) => {
+        const progress = this.progress.get(claim.reportID);
+        return progress ? this.reports.renew(claim, leaseEnds, progress, now) : true;
+      },
+      run: (claim, signal) => this.run(claim, signal).finally(() => this.progress.delete(claim.reportID)),
+    });
   }
 
   /** One run of a claimed report, to its outcome (or handed back when this instance stops). */
-  run(claim: ClaimedReport): Promise<void> {
+  run(claim: ClaimedReport, signal: AbortSignal = new AbortController().signal): Promise<void> {
     // A root span per run (reports never run on a request's path); the analyst's calls and queries are its children.
-    return inSpan('report.run', { 'irs.report.analyst': claim.analyst ?? 'builtin', 'irs.report.attempt': claim.attempts }, () => this.runOnce(claim), { root: true });
+    return inSpan('report.run', { 'irs.report.analyst': claim.analyst ?? 'builtin', 'irs.report.attempt': claim.attempts }, () => this.runOnce(claim, signal), { root: true });
   }
 
-  private async runOnce(claim: ClaimedReport): Promise<void> {
+  private async runOnce(claim: ClaimedReport, signal: AbortSignal): Promise<void> {
     if (claim.attempts > REPORT_LIMITS.attempts) {
       await this.finish(claim, { status: 'failed', result: null, codes: [], error: `its run stopped ${REPORT_LIMITS.attempts} times before it could finish (the instance running it went away)` }, new Date());
       return;
     }
-    const stop = new AbortController();
-    this.current = { claim, stop };
-    const asOf = new Date();
+    const asOf = this.progress.get(claim.reportID)?.asOf ?? new Date();
     let progress = { done: 0, total: 0, asOf };
-    const renew = async () => {
-      const now = new Date();
-      if (!(await this.reports.renew(claim, new Date(now.getTime() + this.config.leaseMs), progress, now))) stop.abort(new RunStopped('the claim was taken over'));
-    };
-    const heartbeat = setInterval(() => void renew().catch(() => undefined), Math.max(250, Math.floor(this.config.leaseMs / 3)));
     let outcome: RunOutcome;
     try {
-      await renew();
       const { analyst, note } = this.analysts.get(claim.analyst);
       const built = await this.builder.build(claim, analyst, asOf, {
-        onProgress: (done, total) => (progress = { done, total, asOf }),
-        signal: stop.signal,
+        onProgress: (done, total) => this.progress.set(claim.reportID, (progress = { done, total, asOf })),
+        signal,
       });
       if (note) built.result.notes.unshift(note);
       outcome = { status: 'completed', result: built.result, codes: built.codes, error: null, progress };
     } catch (error) {
-      if (stop.signal.aborted) {
-        if (this.stopped) await this.reports.release(claim, new Date()).catch(() => undefined);
+      if (signal.aborted) {
+        // Stopping: queued again at once for another instance. Taken over (LeaseLost): the other run's now.
+        if (signal.reason instanceof BackgroundStopping) await this.reports.release(claim, new Date()).catch(() => undefined);
         return;
       }
       this.logger.error({ msg: 'report failed', reportID: claim.reportID, error: error instanceof Error ? error.stack : String(error) });
       outcome = { status: 'failed', result: null, codes: [], error: failureOf(error), progress };
-    } finally {
-      clearInterval(heartbeat);
-      this.current = undefined;
     }
     await this.finish(claim, outcome, asOf);
   }

@@ -13,7 +13,6 @@ import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
 import { ReportCodesRepository } from './report-codes.repository';
 import { ReportErasure } from './report-erasure';
-import { ReportWorker } from './report-worker';
 import { ReportsConfig, readReportsConfig } from './reports.config';
 import { ReportsController } from './reports.controller';
 import { ReportsRepository } from './reports.repository';
@@ -27,13 +26,15 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
+const reportsConfig = ConfigModule.forFeature(ReportsConfig, readReportsConfig);
+
 /**
- * Reports on interviews' answers: queued through the API, made in the background by ReportWorker in
- * every instance of the HTTP service, shared as pages at /r/{shareID}. The shared page brings what it
- * needs from the HTTP pipeline itself: its headers, its rate limit and its error page.
+ * Reports on interviews' answers: queued through the API, made in the background by ReportWorker
+ * (BackgroundModule) in every instance of the HTTP service, shared as pages at /r/{shareID}. The shared
+ * page brings what it needs from the HTTP pipeline itself: its headers, its rate limit and its error page.
  */
 @Module({
-  imports: [ConfigModule.forFeature(ReportsConfig, readReportsConfig), CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
+  imports: [reportsConfig, CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
   controllers: [ReportsController, ReportPageController],
   providers: [
     ReportsService,
@@ -41,12 +42,12 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
     ReportCodesRepository,
     ReportErasure,
     ReportBuilder,
-    ReportWorker,
     AnalystsService,
     // A plain class (its options are for tests): one per process, so one analysis worker thread.
     { provide: OfflineAnalysisRunner, useFactory: () => new OfflineAnalysisRunner() },
   ],
-  exports: [ReportsService, ReportErasure],
+  // The report worker (BackgroundModule) works with these.
+  exports: [ReportsService, ReportErasure, ReportsRepository, ReportCodesRepository, ReportBuilder, AnalystsService, reportsConfig],
 })
 export class ReportsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

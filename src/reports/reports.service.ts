@@ -17,7 +17,8 @@ import { CreateReportDto, GetCodesQueryDto, ListReportsQueryDto, ShareReportDto 
 import type { ReportCode } from './report-code.entity';
 import { currentShape, type StoredResult } from './report-codes';
 import { ReportCodesRepository } from './report-codes.repository';
-import { ReportWorker } from './report-worker';
+import { Background } from '../common/background';
+import { REPORT_WORKER } from './report-worker';
 import { ReportsConfig } from './reports.config';
 import { ReportNotCompletedException, ReportNotFoundException } from './reports.errors';
 import { REPORT_LIMITS } from './reports.limits';
@@ -94,7 +95,7 @@ export class ReportsService {
     private readonly interviews: InterviewsService,
     private readonly access: AccessService,
     private readonly analysts: AnalystsService,
-    private readonly worker: ReportWorker,
+    private readonly background: Background,
     private readonly config: ReportsConfig,
   ) {}
 
@@ -105,7 +106,7 @@ export class ReportsService {
     this.analysts.assertKnown(analyst);
     const reportID = uuidv7();
     await this.reports.insert({ reportID, interviewID: interview.interviewID, analyst, maxThemes: dto.maxThemes ?? REPORT_LIMITS.maxThemes.default, language: dto.language ?? null }, new Date());
-    this.worker.wake();
+    this.background.wake(REPORT_WORKER);
     return { reportID };
   }
 
