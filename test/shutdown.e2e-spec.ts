@@ -321,7 +321,10 @@ describe('Draining on SIGTERM (SHUTDOWN_DRAIN_MS)', () => {
       if (res.status === 503) health503At = Date.now();
       await res.arrayBuffer();
     }
-    expect(health503At - sigtermAt).toBeLessThan(100);
+    // "At once": well inside the drain period, whatever the machine's load (a busy machine took 198 ms to
+    // deliver the signal and answer), so that a load balancer stops sending before the drain ends.
+    expect(health503At).toBeGreaterThan(0);
+    expect(health503At - sigtermAt).toBeLessThan(DRAIN_MS / 4);
     // Readiness says the same at once; liveness stays 200: a draining process must not be restarted.
     const [ready, live] = await Promise.all([fetch(`${server.base}/health/ready`), fetch(`${server.base}/health/live`)]);
     expect({ ready: ready.status, live: live.status }).toEqual({ ready: 503, live: 200 });
