@@ -6,6 +6,7 @@ import { AnswersModule } from './answers/answers.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CodebooksModule } from './codebooks/codebooks.module';
+import { RecruitmentModule } from './recruitment/recruitment.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { jsonBody } from './common/json-body';
 import { ResultInterceptor } from './common/result.interceptor';
@@ -53,6 +54,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     InterviewsModule,
     AnswersModule,
     CodebooksModule,
+    RecruitmentModule,
     InterviewersModule,
     VoiceModule,
     LanguagesModule,

@@ -240,7 +240,7 @@ export class ReportsRepository {
     const rows = await base()
       .select(
         "CASE WHEN i.status = 'completed' AND i.completed_on <= :at THEN 'completed' " +
-          "WHEN i.status IN ('abandoned', 'expired', 'revoked') AND i.updated_at <= :at THEN i.status " +
+          "WHEN i.status IN ('abandoned', 'expired', 'revoked', 'screenedout', 'overquota') AND i.updated_at <= :at THEN i.status " +
           `WHEN ${startedBy} THEN 'started' ELSE 'pending' END`,
         'status_then',
       )

@@ -9,6 +9,7 @@ import { ExactIdentifiers1767000000000 } from './1767000000000-exact-identifiers
 import { ReportCodes1767100000000 } from './1767100000000-report-codes';
 import { Codebooks1767200000000 } from './1767200000000-codebooks';
 import { VoiceInterviews1767300000000 } from './1767300000000-voice-interviews';
+import { Recruitment1767500000000 } from './1767500000000-recruitment';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   ReportCodes1767100000000,
   Codebooks1767200000000,
   VoiceInterviews1767300000000,
+  Recruitment1767500000000,
 ];

@@ -147,6 +147,9 @@ export interface InviteCounts {
   abandoned: number;
   expired: number;
   revoked: number;
+  /** Open link arrivals the screener did not qualify, and those who found their quota full. */
+  screenedout: number;
+  overquota: number;
 }
 
 /** A report's `result`. */

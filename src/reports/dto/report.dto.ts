@@ -174,6 +174,12 @@ export class InviteCountsDto implements InviteCounts {
 
   @ApiProperty({ ...COUNT, example: 0 })
   revoked: number;
+
+  @ApiProperty({ ...COUNT, example: 5, description: 'Open link arrivals the screener did not qualify.' })
+  screenedout: number;
+
+  @ApiProperty({ ...COUNT, example: 1, description: 'Open link arrivals whose quota cell or the limit was full.' })
+  overquota: number;
 }
 
 /**

@@ -169,7 +169,7 @@
 
   localizeTimes(document);
   // Reloaded (or opened again) after the end: the way on to the panel, as on the page that ended it.
-  if (main.dataset.status === 'completed' || main.dataset.status === 'abandoned') followRedirect(main.querySelector('section.card'));
+  if (['completed', 'abandoned', 'screenedout', 'overquota'].indexOf(main.dataset.status) >= 0) followRedirect(main.querySelector('section.card'));
 
   // pending: the consent and the interviewee's details.
   var startForm = document.getElementById('start-form');
