@@ -1,5 +1,6 @@
 import { TestApp, bearer, expectError, scopedToken, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { waitFor } from './helpers/wait';
 
 const GUIDELINES = ['1. What made you try the product?', '2. What would you change about it?'].join('\n');
 const LONG = 'It came up in a team meeting when we were comparing tools for research notes and planning.';
@@ -295,6 +296,50 @@ describe('Recruitment through panels', () => {
       const ended = await t.http.post(`/i/${linkID}/end`).send({});
       expect(ended.body.result).toMatchObject({ status: 'completed', redirectUrl: 'https://panel.example/quality?pid=bot' });
     });
+  });
+
+  describe('reports', () => {
+    it('leave flagged invites out unless asked, count them, and count each segment', async () => {
+      const { interviewID } = await interview();
+      const make = async (segment: string, email: string, content: string, signals: Record<string, number>) => {
+        const res = await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 1, segment }).set(bearer(admin));
+        const linkID = new URL(res.body.result[0]).pathname.split('/').pop()!;
+        await t.http.post(`/i/${linkID}/start`).send({ name: 'Ada', email, consent: true });
+        expect((await t.http.post(`/i/${linkID}/reply`).send({ content, ...signals })).status).toBe(200);
+        expect((await t.http.post(`/i/${linkID}/end`).send({})).body.result.status).toBe('completed');
+      };
+      const human = (text: string) => ({ typedChars: text.length, pastedChars: 0, durationMs: 60_000 });
+      const a = 'The price went up twice this year and the boxes kept arriving late on Fridays.';
+      const b = 'We moved to a smaller flat and cooking for two with the kits felt wasteful.';
+      const c = 'Honestly I found a cheaper supermarket delivery that does the same job for us.';
+      await make('churned', 'one@example.com', a, human(a));
+      await make('churned', 'two@example.com', b, { typedChars: 0, pastedChars: b.length, durationMs: 3000 });
+      await make('active', 'three@example.com', c, human(c));
+
+      const run = async (body: Record<string, unknown>) => {
+        const res = await t.http.post('/v1/reports/addOne').set(bearer(admin)).send({ interviewID, ...body });
+        expect(res.status).toBe(201);
+        const reportID = res.body.result.reportID;
+        return waitFor('the report', async () => {
+          const r = (await t.http.get('/v1/reports/getOne').query({ reportID }).set(bearer(admin))).body.result;
+          return r.status === 'completed' ? r : undefined;
+        }, 30_000);
+      };
+      const without = await run({});
+      expect(without.includeFlagged).toBe(false);
+      expect(without.result.invites).toMatchObject({ total: 3, completed: 3, flagged: 1, screenedout: 0, overquota: 0 });
+      expect(without.result.questions[0].answered).toBe(2);
+      expect(without.result.segments.map((s: Record<string, unknown>) => [s.segment, s.invites, s.completed])).toEqual([
+        ['active', 1, 1],
+        ['churned', 2, 2],
+      ]);
+      for (const segment of without.result.segments) for (const theme of segment.themes) expect(theme.answers).toBeLessThanOrEqual(segment.invites);
+
+      const withFlagged = await run({ includeFlagged: true });
+      expect(withFlagged.includeFlagged).toBe(true);
+      expect(withFlagged.result.invites).toMatchObject({ total: 3, flagged: 1 });
+      expect(withFlagged.result.questions[0].answered).toBe(3);
+    }, 60_000);
   });
 
   describe('segments', () => {

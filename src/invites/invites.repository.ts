@@ -191,7 +191,10 @@ export class InvitesRepository {
    * The invites of an interview that hold answers, in the lists' order (creation, then linkID). Invites
    * without one (pending, abandoned) are left out by answer_count, without reading their transcripts.
    */
-  answerSources(interviewID: string, options: { withPerson?: boolean } = {}): KeysetList<AnswerSourceRow> {
+  answerSources(interviewID: string, options: { withPerson?: boolean; withFlagged?: boolean } = {}): KeysetList<AnswerSourceRow> {
+    const where = new SqlWhere().and('i.interview_id = ?', interviewID).and('i.answer_count > 0');
+    // A report leaves flagged invites out unless it asked for them (reports/addOne includeFlagged).
+    if (options.withFlagged === false) where.and('i.flagged = 0');
     return new KeysetList<AnswerSourceRow>({
       query: (sql, params) => this.dataSource.query(sql, params),
       columns:
@@ -199,16 +202,16 @@ export class InvitesRepository {
         // Without the person (a report's reading): their name and e-mail are not read at all.
         `i.language AS language, ${options.withPerson === false ? 'NULL' : 'i.user_info'} AS userInfo, i.conversation AS conversation, i.turn_meta AS turnMeta`,
       from: 'invites i',
-      where: new SqlWhere().and('i.interview_id = ?', interviewID).and('i.answer_count > 0'),
+      where,
       keys: { created: 'i.created_at', id: 'i.link_id' },
       idOf: (r) => r.linkID,
     });
   }
 
   /** The interview's invites counted by status, those ever started, and their answers, as of now. */
-  async tally(interviewID: string): Promise<InterviewTally> {
+  async tally(interviewID: string, options: { withFlagged?: boolean } = {}): Promise<InterviewTally> {
     const rows = await this.dataSource.query<{ status: InviteStatus; n: number | string; started: number | string; answers: number | string }[]>(
-      'SELECT status, COUNT(*) AS n, COUNT(started_on) AS started, COALESCE(SUM(answer_count), 0) AS answers FROM invites WHERE interview_id = ? GROUP BY status',
+      `SELECT status, COUNT(*) AS n, COUNT(started_on) AS started, COALESCE(SUM(answer_count), 0) AS answers FROM invites WHERE interview_id = ?${options.withFlagged === false ? ' AND flagged = 0' : ''} GROUP BY status`,
       [interviewID],
     );
     const tally: InterviewTally = { byStatus: {}, started: 0, answers: 0 };

@@ -14,16 +14,22 @@ import { AnswerSignals, DUPLICATE_MIN_WORDS, isLowEffort, qualityWith, signalFla
 export class QualityService {
   constructor(private readonly invites: InvitesRepository) {}
 
-  /** The quality after an answer: `conversation` holds every turn, the new answer among them. */
+  /**
+   * The quality after an answer: `conversation` holds every turn, the new answer among them;
+   * `questionIndex` is the guideline question it answers (null: the greeting's or the closing "anything
+   * else?", where many people say the same thing, so such answers are not compared with others').
+   */
   async afterAnswer(
     db: EntityManager,
     invite: { linkID: string; interviewID: string; quality: InviteQuality | null },
     answer: string,
+    questionIndex: number | null,
     conversation: readonly ConversationTurn[],
     signals: AnswerSignals,
   ): Promise<InviteQuality> {
     const raised: QualityFlag[] = signalFlags(answer, signals);
-    if (wordCount(answer) >= DUPLICATE_MIN_WORDS && (await this.invites.answerElsewhere(db, invite.interviewID, invite.linkID, answer))) raised.push('duplicate_answer');
+    const compared = questionIndex !== null && wordCount(answer) >= DUPLICATE_MIN_WORDS;
+    if (compared && (await this.invites.answerElsewhere(db, invite.interviewID, invite.linkID, answer))) raised.push('duplicate_answer');
     const answers = conversation.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
     if (answers.filter(isLowEffort).length * 2 > answers.length) raised.push('low_effort');
     return qualityWith(invite.quality, raised);

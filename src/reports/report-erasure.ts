@@ -40,6 +40,7 @@ export function inviteCountsOf(figures: InviteFigures): { invites: InviteCounts;
     revoked: by.revoked ?? 0,
     screenedout: by.screenedout ?? 0,
     overquota: by.overquota ?? 0,
+    flagged: figures.flagged,
   };
   return { invites, completionRate: figures.started === 0 ? null : Math.round((invites.completed / figures.started) * 10_000) / 10_000 };
 }

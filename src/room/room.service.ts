@@ -130,7 +130,9 @@ export class RoomService {
     const kept = recording && invite.keepAudio && !invite.redactPII ? recording : null;
     let quality = invite.quality;
     // Judged in the answer's transaction (another invite's duplicate is read there); the signals go no further.
-    const judge = async (db: EntityManager) => (quality = await this.quality.afterAnswer(db, invite, answer.content, transcript, signals));
+    // The question answered: the one the last interviewer turn asked or followed up.
+    const asked = invite.turnMeta.findLast((_meta, i) => invite.conversation[i]?.role === 'interviewer')?.questionIndex ?? null;
+    const judge = async (db: EntityManager) => (quality = await this.quality.afterAnswer(db, invite, answer.content, asked, transcript, signals));
     await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null, new Date(), kept, judge);
     const status = next.done ? 'completed' : 'started';
     const after = { ...invite, quality, status: status as RoomInvite['status'], conversation: [...transcript, question] };

@@ -55,9 +55,12 @@ export class Recruitment1767500000000 implements MigrationInterface {
       new TableColumn({ name: 'flagged', type: 'boolean', isNullable: false, default: 0 }),
     ]);
     await queryRunner.createIndex('invites', new TableIndex({ name: 'uq_invites_participant', columnNames: ['interview_id', 'participant_id'], isUnique: true }));
+    // Whether a report reads flagged invites' answers (reports/addOne includeFlagged; earlier reports read every invite's).
+    await queryRunner.addColumn('reports', new TableColumn({ name: 'include_flagged', type: 'boolean', isNullable: false, default: 0 }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropColumn('reports', 'include_flagged');
     await queryRunner.dropIndex('invites', 'uq_invites_participant');
     await queryRunner.dropColumns('invites', ['flagged', 'quality', 'quota_cells', 'screener', 'passthrough', 'segment', 'participant_id', 'source']);
     await queryRunner.dropTable('recruitments');

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalQueryInt, OptionalText, RequiredId } from '../../common/validation';
 import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
@@ -40,6 +40,18 @@ export class CreateReportDto {
   // Listed last because class-validator runs decorators bottom-up and stops at the first error.
   @IsInt({ message: MAX_THEMES_RULE })
   maxThemes?: number | null;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    example: false,
+    description:
+      'true: the answers of invites whose quality is flagged are read too. Left out, null or false: they are left out of the analysis (and counted in ' +
+      'result.invites.flagged; invites.total still counts every invite).',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'includeFlagged must be true or false' })
+  includeFlagged?: boolean | null;
 }
 
 export class GetReportQueryDto {
