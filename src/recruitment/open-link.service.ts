@@ -7,6 +7,7 @@ import { OpenLinkNotFoundException } from './recruitment.errors';
 import { OpenPageContext, renderOpenMessage, renderScreener } from './open-page';
 import { OpenQuery, RecruitmentService } from './recruitment.service';
 import { RECRUITMENT_LIMITS } from './recruitment.limits';
+import { redirectOrigins } from './redirects';
 
 /** What the open link answers: a place to go, or a page. */
 export type OpenAnswer = { location: string; html?: undefined; csp?: undefined } | { location?: undefined; html: string; csp: string };
@@ -43,7 +44,10 @@ export class OpenLinkService {
       for (const name of [recruitment.participantParam, ...recruitment.passthrough, 'lang']) {
         if (typeof query[name] === 'string') carried[name] = query[name];
       }
-      return { html: renderScreener(context, recruitment.screener, carried, arrival.missing), csp };
+      // The form's answer may be a redirect to the panel: form-action covers where a submission is redirected, so the panel's origins are allowed.
+      const origins = redirectOrigins(recruitment.redirects);
+      const formCsp = origins.length > 0 ? csp.replace("form-action 'self'", `form-action 'self' ${origins.join(' ')}`) : csp;
+      return { html: renderScreener(context, recruitment.screener, carried, arrival.missing), csp: formCsp };
     }
     // An interview under way (or still to start) goes on in its room; the room keeps the language asked for.
     const room = `${this.invitesConfig.inviteBaseUrl}/${arrival.linkID}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;

@@ -36,3 +36,13 @@ export function outcomeRedirect(template: string | null | undefined, values: Rea
   const url = fill(template, (name) => (Object.hasOwn(values, name) ? encodeURIComponent(values[name]) : ''));
   return isRedirectUrl(url) ? url : null;
 }
+
+/** The origins the redirects lead to (their placeholders cannot change an origin: placeholdersOnlyAfterOrigin). */
+export function redirectOrigins(redirects: Readonly<Record<string, string | null>>): string[] {
+  const origins = new Set<string>();
+  for (const template of Object.values(redirects)) {
+    const url = template ? fill(template, () => 'x') : null;
+    if (url && isRedirectUrl(url)) origins.add(new URL(url).origin);
+  }
+  return [...origins];
+}
