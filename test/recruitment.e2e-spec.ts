@@ -1,6 +1,14 @@
 import { TestApp, bearer, expectError, scopedToken, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { waitFor } from './helpers/wait';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ENGINE } from '../src/config/engine';
+import { BuiltServer } from './helpers/built-server';
+
+/** Several processes sharing one database: MySQL/MariaDB (the embedded database belongs to one process). */
+const onMysql = ENGINE === 'mysql' ? it : it.skip;
 
 const GUIDELINES = ['1. What made you try the product?', '2. What would you change about it?'].join('\n');
 const LONG = 'It came up in a team meeting when we were comparing tools for research notes and planning.';
@@ -221,6 +229,29 @@ describe('Recruitment through panels', () => {
       const monthly = await arrive(openPath, { pid: 'm1', ...screened({ frequency: 'Monthly', devices: 'Phone' }) });
       expect(new URL(monthly.headers.location).pathname).toMatch(/^\/i\//);
     }, 60_000);
+
+    onMysql('holds a quota exactly with the arrivals spread over three processes of the service', async () => {
+      const { interviewID, openPath } = await recruit({ screener: SCREENER, quotas: [{ quotaID: 'weekly', screenerID: 'frequency', options: ['Weekly'], max: 5 }] });
+      const cwd = mkdtempSync(join(tmpdir(), 'irs-recruit-'));
+      const servers = await Promise.all([1, 2].map(() => BuiltServer.start(cwd, { DATABASE_URL: process.env.DATABASE_URL!, ROOM_RATE_LIMIT_MAX: '100000' })));
+      try {
+        const query = (i: number) => new URLSearchParams({ pid: `mp${i}`, irs_screened: '1', irs_q_frequency: 'Weekly', irs_q_devices: 'Phone' }).toString();
+        // A third of the arrivals to this process, a third to each of the others, all at once.
+        const answers = await Promise.all(
+          Array.from({ length: 60 }, async (_, i) => {
+            if (i % 3 === 0) return (await arrive(openPath, Object.fromEntries(new URLSearchParams(query(i))))).headers.location as string;
+            const res = await fetch(`${servers[i % 3 === 1 ? 0 : 1].base}${openPath}?${query(i)}`, { redirect: 'manual' });
+            return res.headers.get('location') ?? `status ${res.status}`;
+          }),
+        );
+        expect(answers.filter((where) => new URL(where, 'http://x').pathname.startsWith('/i/')).length).toBe(5);
+        expect(answers.filter((where) => where.startsWith('https://panel.example/full?pid=mp')).length).toBe(55);
+        expect((await invites(interviewID)).filter((i) => i.status === 'pending').length).toBe(5);
+      } finally {
+        await Promise.all(servers.map((server) => server.kill()));
+        rmSync(cwd, { recursive: true, force: true });
+      }
+    }, 180_000);
 
     it('counts started and completed invites against the limit, and a start past a full limit is over quota', async () => {
       const { interviewID, openPath } = await recruit({ limit: 1 });

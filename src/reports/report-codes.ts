@@ -165,9 +165,11 @@ export function currentShape(result: StoredResult): StoredResult {
   legacy.sentimentMethod ??= 'vader';
   legacy.erased ??= { invites: 0, quotes: 0 };
   // Reports made before recruitment through panels: no such invites existed, no invite was flagged, none had a segment.
-  legacy.invites.screenedout ??= 0;
-  legacy.invites.overquota ??= 0;
-  legacy.invites.flagged ??= 0;
+  if (legacy.invites) {
+    legacy.invites.screenedout ??= 0;
+    legacy.invites.overquota ??= 0;
+    legacy.invites.flagged ??= 0;
+  }
   legacy.segments ??= [];
   const theme = (t: Partial<Theme> & Theme) => {
     t.themeID ??= '';
