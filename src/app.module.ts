@@ -7,6 +7,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { BackgroundModule } from './background.module';
 import { CodebooksModule } from './codebooks/codebooks.module';
+import { RecruitmentModule } from './recruitment/recruitment.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { jsonBody } from './common/json-body';
 import { ResultInterceptor } from './common/result.interceptor';
@@ -51,6 +52,7 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
     InterviewsModule,
     AnswersModule,
     CodebooksModule,
+    RecruitmentModule,
     InterviewersModule,
     VoiceModule,
     LanguagesModule,

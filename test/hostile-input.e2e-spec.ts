@@ -39,6 +39,7 @@ const postRoutes = [
   '/v1/participants/export',
   '/v1/interviews/setCodebook',
   '/v1/reports/toCodebook',
+  '/v1/interviews/setRecruitment',
 ];
 /** Routes whose first field is an address: SQL metacharacters there are not one (400). */
 const addressRoutes = ['/v1/participants/erase', '/v1/participants/export'];
@@ -64,6 +65,7 @@ const getRoutes: [string, string][] = [
   ['/v1/reports/getList', 'interviewID'],
   ['/v1/participants/getErasures', 'orgID'],
   ['/v1/interviews/getCodebook', 'interviewID'],
+  ['/v1/interviews/getRecruitment', 'interviewID'],
   ['/v1/reports/getCodes', 'reportID'],
   ['/v1/invites/getAudio', 'linkID'],
 ];
@@ -93,6 +95,8 @@ function cases(ids: { productID: string; interviewID: string }): Case[] {
     // An unknown interview: a request that got through would store no codebook (and the fingerprint would tell).
     '/v1/interviews/setCodebook': { interviewID: 'no-such-interview', questions: [] },
     '/v1/reports/toCodebook': { reportID: 'no-such-report' },
+    // An unknown interview: a request that got through would store no recruitment.
+    '/v1/interviews/setRecruitment': { interviewID: 'no-such-interview', open: true },
   };
   const textField: Record<string, string> = {
     '/v1/products/addOne': 'name',

@@ -47,6 +47,12 @@ describe('Invites API', () => {
           completed_on: null,
           expires_on: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
           conversation: [],
+          source: 'link',
+          participantID: null,
+          segment: null,
+          passthrough: null,
+          screener: null,
+          quality: null,
         },
       });
       expect(Math.abs(Date.parse(one.body.result.timestamp) - Date.now())).toBeLessThan(60_000);

@@ -233,7 +233,7 @@ describe('The OpenAPI document', () => {
     expect(sut.violations).toEqual(
       expect.arrayContaining([
         "Prism: GET /v1/products/getOne -> 200: body.result Response body property result must have required property 'name'",
-        'Prism: GET /v1/invites/getOne -> 200: body.result.status Response body property result.status must be equal to one of the allowed values: pending, started, completed, abandoned, expired, revoked',
+        'Prism: GET /v1/invites/getOne -> 200: body.result.status Response body property result.status must be equal to one of the allowed values: pending, started, completed, abandoned, expired, revoked, screenedout, overquota',
       ]),
     );
   });

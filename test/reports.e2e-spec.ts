@@ -67,7 +67,7 @@ describe('Reports', () => {
     expect(done.progress.done).toBe(done.progress.total);
     expect(done.progress.total).toBeGreaterThanOrEqual(result.sentiment.scored);
     // Hand count: 8 invites: 6 completed, 1 abandoned, 1 pending; 7 ever started.
-    expect(result.invites).toEqual({ total: 8, pending: 1, started: 0, completed: 6, abandoned: 1, expired: 0, revoked: 0 });
+    expect(result.invites).toEqual({ total: 8, pending: 1, started: 0, completed: 6, abandoned: 1, expired: 0, revoked: 0, screenedout: 0, overquota: 0, flagged: 0 });
     expect(result.completionRate).toBe(0.8571);
     expect(result.medianDurationSeconds).toEqual(expect.any(Number));
     expect(result.droppedQuotes).toBe(0);
@@ -169,7 +169,7 @@ describe('Reports', () => {
     const { reportID } = (await post('/v1/reports/addOne', { interviewID: empty })).body.result;
     const { result } = await completed(reportID);
     expect(result).toMatchObject({
-      invites: { total: 0, pending: 0, started: 0, completed: 0, abandoned: 0, expired: 0, revoked: 0 },
+      invites: { total: 0, pending: 0, started: 0, completed: 0, abandoned: 0, expired: 0, revoked: 0, screenedout: 0, overquota: 0, flagged: 0 },
       completionRate: null,
       medianDurationSeconds: null,
       medianAnswerWords: null,

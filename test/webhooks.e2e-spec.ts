@@ -188,7 +188,7 @@ describe('Webhook events', () => {
     const some = await w.hook(w.admin, { orgID, events: ['invite.completed'] });
     const all = await w.hook(w.admin, { orgID });
     expect((await w.webhook(some.webhookID)).events).toEqual(['invite.completed']);
-    expect((await w.webhook(all.webhookID)).events).toEqual(['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'invite.revoked', 'profile.created', 'profile.updated', 'report.completed', 'participant.erased']);
+    expect((await w.webhook(all.webhookID)).events).toEqual(['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'invite.revoked', 'invite.screenedout', 'invite.overquota', 'invite.flagged', 'profile.created', 'profile.updated', 'report.completed', 'participant.erased']);
     const { linkID } = await w.setup(orgID);
     await w.interview(linkID);
     await w.receiver.waitFor(all.path, 3);
@@ -399,7 +399,7 @@ describe('Webhooks: the API', () => {
     expect(one).toEqual({
       webhookID,
       url: w.receiver.url('/once'),
-      events: ['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'invite.revoked', 'profile.created', 'profile.updated', 'report.completed', 'participant.erased'],
+      events: ['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'invite.revoked', 'invite.screenedout', 'invite.overquota', 'invite.flagged', 'profile.created', 'profile.updated', 'report.completed', 'participant.erased'],
       orgID,
       userID: null,
       status: 'active',

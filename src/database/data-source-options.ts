@@ -4,6 +4,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ApiToken } from '../auth/api-token.entity';
 import { Codebook } from '../codebooks/codebook.entity';
+import { Recruitment } from '../recruitment/recruitment.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
@@ -18,7 +19,7 @@ import { migrations } from './migrations';
 import { DatabaseLogger } from './database-logger';
 import { DiscardTimedOutConnections, EmbeddedStatementQueue } from './driver-guards';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook, InviteAudio];
+export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook, InviteAudio, Recruitment];
 
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),

@@ -9,19 +9,26 @@ import { CompletedInterview, ProfilesService } from '../profiles/profiles.servic
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
 import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
-import { InviteStatus, TRANSITIONS } from './invite-status';
+import { InviteSource, InviteStatus, TRANSITIONS } from './invite-status';
+import type { InviteQuality } from './invite-quality';
 import { INVITE_LIMITS } from './invite.limits';
 import { SENTIMENT_METHOD, answerSentiment } from '../profiles/sentiment';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteNotRevocableException, InviteStateException, TranscriptFullException } from './invites.errors';
-import { InviteEventRow, InvitePatch, InvitesRepository, RoomContext, RoomInviteRow } from './invites.repository';
+import { InviteEventRow, InvitePatch, InvitesRepository, OpenInviteRow, RoomContext, RoomInviteRow } from './invites.repository';
 import { transaction } from '../database/transaction';
 import { InviteAudioRepository, KeptAudio } from './invite-audio.repository';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
-export interface RoomInvite extends Omit<RoomContext, 'keepAudio' | 'translations'> {
+export interface RoomInvite extends Omit<RoomContext, 'keepAudio' | 'translations' | 'recruitmentRedirects'> {
   keepAudio: boolean;
   /** The guidelines in other languages, by tag; null: none. */
   translations: Record<string, string> | null;
+  source: InviteSource;
+  participantID: string | null;
+  passthrough: Record<string, string> | null;
+  quality: InviteQuality | null;
+  /** The interview's recruitment redirects by outcome; null without a recruitment. */
+  recruitmentRedirects: Record<string, string | null> | null;
   linkID: string;
   interviewID: string;
   productID: string;
@@ -82,6 +89,11 @@ function fromRow(r: RoomInviteRow): RoomInvite {
     redactPII: Boolean(Number(r.redactPII)),
     mode: r.mode,
     keepAudio: Boolean(Number(r.keepAudio)),
+    source: r.source,
+    participantID: r.participantID,
+    passthrough: r.passthrough === null ? null : (JSON.parse(r.passthrough) as Record<string, string>),
+    quality: r.quality === null ? null : (JSON.parse(r.quality) as InviteQuality),
+    recruitmentRedirects: r.recruitmentRedirects === null ? null : (JSON.parse(r.recruitmentRedirects) as Record<string, string | null>),
   };
 }
 
@@ -89,8 +101,8 @@ function fromRow(r: RoomInviteRow): RoomInvite {
 const RACE_ATTEMPTS = 4;
 
 /** The invite statuses a webhook event announces. */
-type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired' | 'revoked';
-const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired', 'revoked'];
+type AnnouncedStatus = 'started' | 'completed' | 'abandoned' | 'expired' | 'revoked' | 'screenedout' | 'overquota';
+const ANNOUNCED: readonly InviteStatus[] = ['started', 'completed', 'abandoned', 'expired', 'revoked', 'screenedout', 'overquota'];
 
 /**
  * New turns as they are stored: the transcript's entries (role and content only, checked like an HTTP
@@ -131,10 +143,10 @@ export function isDue(status: InviteStatus, expiresAt: Date, now: Date): boolean
   return (status === 'pending' || status === 'started') && expiresAt.getTime() <= now.getTime();
 }
 
-/** The webhook events of invites that are now in `status` (the others changed meanwhile). */
-function inviteEvents(rows: InviteEventRow[], status: AnnouncedStatus): OutboxEvent[] {
+/** The webhook events of invites that are now in `status` (the others changed meanwhile); `flagged` for those whose quality was flagged. */
+function inviteEvents(rows: InviteEventRow[], status: AnnouncedStatus | 'flagged'): OutboxEvent[] {
   return rows
-    .filter((r) => r.status === status)
+    .filter((r) => status === 'flagged' || r.status === status)
     .map((r) => {
       const data = {
         linkID: r.linkID,
@@ -187,19 +199,53 @@ export class InviteLifecycleService {
 
   /**
    * pending → started: who the interviewee is, the language the interview is held in, and the first
-   * turns (the consent note, the agent's opening).
+   * turns (the consent note, the agent's opening). `admit` (an open link's invite) decides in the same
+   * transaction whether a place is still free; when it is not, the invite is overquota instead.
+   * `quality` is the invite's quality with what the start tells (an e-mail another invite used).
    */
-  async start(invite: RoomInvite, userInfo: UserInfo, turns: NewTurn[], language: string, now = new Date()): Promise<void> {
+  async start(
+    invite: RoomInvite,
+    userInfo: UserInfo,
+    turns: NewTurn[],
+    language: string,
+    now = new Date(),
+    options: { admit?: (db: EntityManager) => Promise<boolean>; quality?: (db: EntityManager, email: string | null) => Promise<InviteQuality | null> } = {},
+  ): Promise<'started' | 'overquota'> {
     const person = validateInput(UserInfoInput, userInfo);
     const { conversation, meta } = checkedTurns(turns, now, language);
-    await this.change(invite, 'pending', now, () => ({
-      status: 'started',
-      userInfo: { email: person.email ?? null, name: person.name ?? null, occupation: person.occupation ?? null },
-      conversation,
-      turnMeta: meta,
-      startedOn: now,
-      language,
-    }));
+    let outcome: 'started' | 'overquota' = 'started';
+    await this.change(invite, 'pending', now, async (db) => {
+      outcome = options.admit && !(await options.admit(db)) ? 'overquota' : 'started';
+      if (outcome === 'overquota') return { status: 'overquota' };
+      const quality = options.quality ? await options.quality(db, person.email ?? null) : null;
+      return {
+        status: 'started',
+        userInfo: { email: person.email ?? null, name: person.name ?? null, occupation: person.occupation ?? null },
+        conversation,
+        turnMeta: meta,
+        startedOn: now,
+        language,
+        ...(quality ? { quality } : {}),
+      };
+    });
+    return outcome;
+  }
+
+  /**
+   * A new invite of the open link: `decide` runs in the transaction that inserts it (after its lock)
+   * and answers the status the arrival gets (pending: on to the room; screenedout or overquota:
+   * terminal, announced). A second arrival of the same participant meanwhile finds the unique key
+   * taken: the caller reads the invite that won.
+   */
+  async openInvite(row: Omit<OpenInviteRow, 'status'>, decide: (db: EntityManager) => Promise<'pending' | 'screenedout' | 'overquota'>): Promise<InviteStatus> {
+    const status = await transaction(this.dataSource, async (db) => {
+      const status = await decide(db);
+      await this.invites.insertOpen(db, { ...row, status });
+      if (status !== 'pending') await this.announce(db, [row.linkID], status, row.createdAt);
+      return status;
+    });
+    if (status !== 'pending') this.metrics.inviteTransition(status);
+    return status;
   }
 
   /**
@@ -207,7 +253,14 @@ export class InviteLifecycleService {
    * invite and records the interview in its interviewee's profile. With `audio`, the recording of the
    * (first) interviewee turn among them is kept in the same transaction, keyed by that turn's index.
    */
-  async append(invite: RoomInvite, turns: NewTurn[], complete: { summary: CompletionSummary } | null, now = new Date(), audio: KeptAudio | null = null): Promise<void> {
+  async append(
+    invite: RoomInvite,
+    turns: NewTurn[],
+    complete: { summary: CompletionSummary } | null,
+    now = new Date(),
+    audio: KeptAudio | null = null,
+    quality: ((db: EntityManager) => Promise<InviteQuality | null>) | null = null,
+  ): Promise<void> {
     const added = checkedTurns(turns, now, invite.language);
     const conversation = [...invite.conversation, ...added.conversation];
     if (conversation.length > INVITE_LIMITS.turns || Buffer.byteLength(JSON.stringify(conversation), 'utf8') > INVITE_LIMITS.transcriptBytes) {
@@ -220,7 +273,12 @@ export class InviteLifecycleService {
       if (audio) await this.audio.store(db, invite.linkID, answerAt, audio, now);
       if (complete) await this.recordProfile(db, { ...invite, conversation, turnMeta }, complete.summary, now);
       const answerCount = conversation.filter((turn) => turn.role === 'interviewee').length;
-      return complete ? { status: 'completed', conversation, turnMeta, answerCount, completedOn: now } : { conversation, turnMeta, answerCount };
+      const judged = quality ? await quality(db) : null;
+      const wasFlagged = (invite.quality?.flags.length ?? 0) > 0;
+      // Announced once, when the first flag is raised.
+      if (judged && judged.flags.length > 0 && !wasFlagged) await this.announce(db, [invite.linkID], 'flagged', now);
+      const kept = judged ? { quality: judged } : {};
+      return complete ? { status: 'completed', conversation, turnMeta, answerCount, completedOn: now, ...kept } : { conversation, turnMeta, answerCount, ...kept };
     });
   }
 
@@ -342,7 +400,7 @@ export class InviteLifecycleService {
   }
 
   /** The webhook events of the invites moved to `status`, in the transaction that moved them. */
-  private async announce(db: EntityManager, linkIDs: string[], status: AnnouncedStatus, at: Date): Promise<void> {
+  private async announce(db: EntityManager, linkIDs: string[], status: AnnouncedStatus | 'flagged', at: Date): Promise<void> {
     await this.outbox.write(db, inviteEvents(await this.invites.eventRows(db, linkIDs), status), at);
   }
 

@@ -3,7 +3,8 @@ import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
-import type { ConversationRole, InviteStatus } from './invite-status';
+import type { ConversationRole, InviteSource, InviteStatus } from './invite-status';
+import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { INVITE_LIMITS } from './invite.limits';
 
 export interface UserInfo {
@@ -40,6 +41,8 @@ export interface TurnMeta {
 @Index('idx_invites_product_created', ['productID', 'createdAt', 'linkID'])
 @Index('idx_invites_expiry', ['status', 'expiresAt'])
 @Index('idx_invites_retention', ['status', 'updatedAt'])
+// One invite per panel participant and interview: the same person arriving twice resumes it (null: not from the open link).
+@Index('uq_invites_participant', ['interviewID', 'participantID'], { unique: true })
 export class Invite {
   @PrimaryColumn({ name: 'link_id', type: 'varchar', length: INVITE_LIMITS.linkId, ...EXACT_TEXT })
   linkID: string;
@@ -97,6 +100,38 @@ export class Invite {
 
   @Column({ name: 'updated_at', ...TIMESTAMP })
   updatedAt: Date;
+
+  /** `link` (made by createInvites) or `open` (made by the open link /s/{openID}). */
+  @Column({ type: 'varchar', length: INVITE_LIMITS.source, default: 'link' })
+  source: InviteSource;
+
+  /** The panel's participant id (open link only). */
+  @Column({ name: 'participant_id', type: 'varchar', length: INVITE_LIMITS.participantID, nullable: true, ...EXACT_TEXT })
+  participantID: string | null;
+
+  /** createInvites' segment, or the screener's chosen options `; `-joined in question order. */
+  @Column({ type: 'varchar', length: INVITE_LIMITS.segment, nullable: true })
+  segment: string | null;
+
+  /** The panel's passthrough parameters, `{name: value}` (open link only). */
+  @Column({ type: 'text', nullable: true, transformer: jsonText })
+  passthrough: Record<string, string> | null;
+
+  /** The screener's answers, `[{screenerID, options}]` (open link only). */
+  @Column({ type: 'text', nullable: true, transformer: jsonText })
+  screener: ScreenerAnswer[] | null;
+
+  /** The quota cells the invite holds a place in, as `|quotaID|quotaID|` (counted with INSTR under the recruitment's lock). */
+  @Column({ name: 'quota_cells', type: 'varchar', length: INVITE_LIMITS.quotaCells, nullable: true })
+  quotaCells: string | null;
+
+  /** `{score, flags}` from the answers' signals; null until the first answer. */
+  @Column({ type: 'text', nullable: true, transformer: jsonText })
+  quality: InviteQuality | null;
+
+  /** Whether `quality` holds a flag: reports leave such invites out without reading their quality. */
+  @Column({ type: 'boolean', default: false })
+  flagged: boolean;
 
   /** When the interviewee's data (userInfo, transcript) was erased; null while it is kept. */
   @Column({ name: 'erased_on', ...TIMESTAMP, nullable: true })

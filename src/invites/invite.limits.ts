@@ -14,4 +14,12 @@ export const INVITE_LIMITS = {
   language: 16,
   /** createInvites' expiresInDays, and INVITE_TTL_DAYS. */
   expiresInDaysMax: 365,
+  /** `link` or `open`. */
+  source: 8,
+  /** A panel's participant id (Prolific's are 24 characters, Cint's RIDs 36). */
+  participantID: 128,
+  /** A segment: createInvites' or the screener's chosen options. */
+  segment: 100,
+  /** `|quotaID|…|` for every quota cell an invite is in (10 quotas of 40-character ids). */
+  quotaCells: 1000,
 } as const;

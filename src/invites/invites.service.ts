@@ -39,6 +39,12 @@ export function inviteDtoOf(r: InviteRow): InviteDto {
     completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
     expires_on: rawDate(r.expiresAt).toISOString(),
     conversation: JSON.parse(r.conversation),
+    source: r.source,
+    participantID: r.participantID,
+    segment: r.segment,
+    passthrough: r.passthrough === null ? null : JSON.parse(r.passthrough),
+    screener: r.screener === null ? null : JSON.parse(r.screener),
+    quality: r.quality === null ? null : JSON.parse(r.quality),
   };
 }
 
@@ -65,7 +71,7 @@ export class InvitesService {
       throw new ProductMismatchException(query.productID, interview.interviewID);
     }
     if (query.orgID !== undefined) this.access.assertOwnOrganization(principal, query.orgID, 'an invite of another organization');
-    const target = { interviewID: interview.interviewID, productID: interview.productID, orgID: query.orgID ?? owner.orgID };
+    const target = { interviewID: interview.interviewID, productID: interview.productID, orgID: query.orgID ?? owner.orgID, segment: query.segment ?? null };
     const linkIDs = await this.insertInvites(target, query.count, { expiresInDays: query.expiresInDays });
     return linkIDs.map((linkID) => `${this.config.inviteBaseUrl}/${linkID}`);
   }
@@ -75,7 +81,7 @@ export class InvitesService {
    * one transaction, all or none, expiring after `expiresInDays` (INVITE_TTL_DAYS by default). Returns their linkIDs.
    */
   async insertInvites(
-    target: { interviewID: string; productID: string; orgID: string | null },
+    target: { interviewID: string; productID: string; orgID: string | null; segment?: string | null },
     count: number,
     options: { expiresInDays?: number; createdAt?: Date } = {},
   ): Promise<string[]> {
@@ -116,7 +122,7 @@ export class InvitesService {
     // invites are then visible too, so the rows need no scope condition of their own.
     if (query.interviewID !== undefined) await this.interviews.requireVisible(principal, query.interviewID);
     if (query.productID !== undefined) await this.products.requireVisible(principal, query.productID);
-    const list = this.invites.list({ interviewID: query.interviewID, productID: query.productID });
+    const list = this.invites.list({ interviewID: query.interviewID, productID: query.productID, segment: query.segment });
     return answerList(query, list, (rows) => rows.map(inviteDtoOf), STREAM_CHUNK);
   }
 }

@@ -58,10 +58,11 @@ export interface NewErasure {
 const INVITE_COLUMNS =
   'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, i.status AS status, ' +
   'i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation, ' +
+  'i.source AS source, i.participant_id AS participantID, i.segment AS segment, i.passthrough AS passthrough, i.screener AS screener, i.quality AS quality, ' +
   'p.org_id AS productOrgID, p.user_id AS productUserID';
 
 /** The statuses after which nothing more happens to an invite: what retention may erase. */
-export const FINISHED_STATUSES = ['completed', 'abandoned', 'expired', 'revoked'] as const;
+export const FINISHED_STATUSES = ['completed', 'abandoned', 'expired', 'revoked', 'screenedout', 'overquota'] as const;
 
 /**
  * The SQL of the data rights: finding a person's invites and profiles within an owner, erasing them,
@@ -94,7 +95,9 @@ export class ParticipantsRepository {
       const ids = linkIDs.slice(i, i + IN_CHUNK);
       await db.getRepository(InviteAudio).delete({ linkID: In(ids) });
       await db.query(
-        `UPDATE invites SET user_info = NULL, conversation = '[]', turn_meta = '[]', answer_count = 0, erased_on = ?, updated_at = ? WHERE link_id IN ${inList(ids.length)}`,
+        // The panel's id, its passthrough values and the screener's answers are the person's too (the segment and quality stay: no one is in them).
+        'UPDATE invites SET user_info = NULL, conversation = \'[]\', turn_meta = \'[]\', answer_count = 0, participant_id = NULL, passthrough = NULL, screener = NULL, ' +
+          `erased_on = ?, updated_at = ? WHERE link_id IN ${inList(ids.length)}`,
         [sqlDate(now), sqlDate(now), ...ids],
       );
     }

@@ -11,7 +11,7 @@ import type { CodedAnswer } from './report-codes';
  * The parts of a report made of its answers and their analysis (the invite counts and the sentiment
  * method are the builder's); each code comes with what the report keeps of its answer.
  */
-export type AnswerInsights = Omit<ReportResult, 'invites' | 'completionRate' | 'codes' | 'sentimentMethod'> & { codes: CodedAnswer[] };
+export type AnswerInsights = Omit<ReportResult, 'invites' | 'completionRate' | 'codes' | 'sentimentMethod' | 'segments'> & { codes: CodedAnswer[] };
 
 /** All the pages' answers gathered in this thread, giving way through `yielder`; stops when `signal` aborts. */
 export async function gatherHere(

@@ -12,6 +12,7 @@ import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
 import { gatherHere, type AnswerInsights } from './report-answers';
 import { CodeTally, numberThemes, tidyCodes, type CodedAnswer, type StoredResult } from './report-codes';
+import type { SegmentReport } from './analysis/analysis.types';
 import { inviteCountsOf } from './report-erasure';
 import { ReportsRepository } from './reports.repository';
 
@@ -28,6 +29,38 @@ export interface BuiltReport {
 }
 
 const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
+
+/** Per segment: its invites, those completed, and for each theme the distinct invites of the segment coded with it. */
+export function segmentsOf(invites: readonly { linkID: string; segment: string; completed: boolean }[], codes: readonly CodedAnswer[]): SegmentReport[] {
+  const segmentOf = new Map(invites.map((i) => [i.linkID, i.segment]));
+  const bySegment = new Map<string, { invites: number; completed: number; themes: Map<string, Set<string>> }>();
+  for (const invite of invites) {
+    const entry = bySegment.get(invite.segment) ?? { invites: 0, completed: 0, themes: new Map() };
+    entry.invites += 1;
+    if (invite.completed) entry.completed += 1;
+    bySegment.set(invite.segment, entry);
+  }
+  for (const code of codes) {
+    const segment = segmentOf.get(code.linkID);
+    if (segment === undefined) continue;
+    const themes = bySegment.get(segment)!.themes;
+    for (const themeID of [...code.themeIDs, ...code.acrossThemeIDs]) {
+      const members = themes.get(themeID) ?? new Set<string>();
+      members.add(code.linkID);
+      themes.set(themeID, members);
+    }
+  }
+  return [...bySegment.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([segment, entry]) => ({
+      segment,
+      invites: entry.invites,
+      completed: entry.completed,
+      themes: [...entry.themes.entries()]
+        .map(([themeID, members]) => ({ themeID, answers: members.size }))
+        .sort((a, b) => b.answers - a.answers || (a.themeID < b.themeID ? -1 : 1)),
+    }));
+}
 
 /**
  * Makes a report's result: the interview's invites counted (as of `asOf`), its answers read (those
@@ -48,17 +81,18 @@ export class ReportBuilder {
     private readonly codebooks: CodebooksService,
   ) {}
 
-  async build(report: { interviewID: string; maxThemes: number; language?: string | null }, analyst: Analyst, asOf: Date, run: BuildRun): Promise<BuiltReport> {
+  async build(report: { interviewID: string; maxThemes: number; language?: string | null; includeFlagged?: boolean }, analyst: Analyst, asOf: Date, run: BuildRun): Promise<BuiltReport> {
+    const withFlagged = report.includeFlagged ?? false;
     const { interviewID } = report;
     const { interview, productName, productDesc, questions } = await this.interviews.questionsOf(interviewID);
     const asked = new Set(questions.map((q) => q.questionIndex));
     // A codebook question the guidelines no longer ask is left out: its answers have no question to be coded under.
     const codebook = (await this.codebooks.forReport(interviewID)).filter((q) => asked.has(q.questionIndex));
     const options: AnalysisOptions = { maxThemes: report.maxThemes, codebook, ...(report.language ? { language: report.language } : {}) };
-    const tally = await this.invites.tally(interviewID);
+    const tally = await this.invites.tally(interviewID, { withFlagged });
     run.onProgress(0, tally.answers);
 
-    const pages = this.invites.answerSources(interviewID, { withPerson: false }).pages(ANSWER_SOURCES_PER_READ);
+    const pages = this.invites.answerSources(interviewID, { withPerson: false, withFlagged }).pages(ANSWER_SOURCES_PER_READ);
     const yielder = new Yielder(undefined, run.signal);
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
     let insights: AnswerInsights;
@@ -81,6 +115,7 @@ export class ReportBuilder {
       ...parts,
       medianDurationSeconds: roundOrNull(median(figures.durations)),
       sentimentMethod: SENTIMENT_METHOD,
+      segments: [],
       erased: { invites: 0, quotes: 0 },
     };
     numberThemes(result);
@@ -93,6 +128,7 @@ export class ReportBuilder {
       }
       counts.applyTo(result);
     }
+    result.segments = segmentsOf(await this.reports.segmentedAt(this.dataSource.manager, interviewID, asOf), codes);
     return { result, codes };
   }
 }

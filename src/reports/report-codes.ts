@@ -164,6 +164,13 @@ export function currentShape(result: StoredResult): StoredResult {
   const legacy = result as Partial<StoredResult> & StoredResult;
   legacy.sentimentMethod ??= 'vader';
   legacy.erased ??= { invites: 0, quotes: 0 };
+  // Reports made before recruitment through panels: no such invites existed, no invite was flagged, none had a segment.
+  if (legacy.invites) {
+    legacy.invites.screenedout ??= 0;
+    legacy.invites.overquota ??= 0;
+    legacy.invites.flagged ??= 0;
+  }
+  legacy.segments ??= [];
   const theme = (t: Partial<Theme> & Theme) => {
     t.themeID ??= '';
     t.keyphrases ??= [];

@@ -38,6 +38,9 @@ export function inviteCountsOf(figures: InviteFigures): { invites: InviteCounts;
     abandoned: by.abandoned ?? 0,
     expired: by.expired ?? 0,
     revoked: by.revoked ?? 0,
+    screenedout: by.screenedout ?? 0,
+    overquota: by.overquota ?? 0,
+    flagged: figures.flagged,
   };
   return { invites, completionRate: figures.started === 0 ? null : Math.round((invites.completed / figures.started) * 10_000) / 10_000 };
 }

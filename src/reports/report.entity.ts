@@ -24,6 +24,10 @@ export class Report {
   @JoinColumn({ name: 'interview_id', foreignKeyConstraintName: 'fk_reports_interview' })
   interview?: Interview;
 
+  /** Whether flagged invites' answers are read (addOne's includeFlagged). */
+  @Column({ name: 'include_flagged', type: 'boolean', default: false })
+  includeFlagged: boolean;
+
   /** At most this many themes per question (addOne's maxThemes). */
   @Column({ name: 'max_themes', type: 'integer', default: REPORT_LIMITS.maxThemes.default })
   maxThemes: number;

@@ -18,6 +18,7 @@ export interface ReportRow {
   productID: string;
   analyst: string | null;
   maxThemes: number;
+  includeFlagged: boolean | number;
   status: ReportStatus;
   progressDone: number;
   progressTotal: number;
@@ -42,6 +43,7 @@ export interface ClaimedReport {
   maxThemes: number;
   /** The language a model writes the report in; null: English. */
   language: string | null;
+  includeFlagged: boolean;
   claimToken: string;
   /** Runs started, this one included. */
   attempts: number;
@@ -73,7 +75,7 @@ export interface SharedReportRow {
 }
 
 const COLUMNS =
-  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.max_themes AS maxThemes, r.status AS status, ' +
+  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.max_themes AS maxThemes, r.include_flagged AS includeFlagged, r.status AS status, ' +
   'r.progress_done AS progressDone, r.progress_total AS progressTotal, r.as_of AS asOf, r.created_at AS createdAt, ' +
   'r.completed_on AS completedOn, r.error AS error, r.result AS result';
 
@@ -84,6 +86,8 @@ export interface InviteFigures {
   started: number;
   /** Start to completion of the invites completed by then, in seconds. */
   durations: number[];
+  /** Invites counted whose quality is flagged. */
+  flagged: number;
 }
 
 /** A stored result an erasure may edit. */
@@ -99,11 +103,11 @@ export interface StoredReportRow {
 export class ReportsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(report: { reportID: string; interviewID: string; analyst: string | null; maxThemes: number; language: string | null }, now: Date): Promise<void> {
+  async insert(report: { reportID: string; interviewID: string; analyst: string | null; maxThemes: number; language: string | null; includeFlagged: boolean }, now: Date): Promise<void> {
     const at = sqlDate(now);
     await this.dataSource.query(
-      "INSERT INTO reports (id, interview_id, analyst, max_themes, language, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
-      [report.reportID, report.interviewID, report.analyst, report.maxThemes, report.language, at, at],
+      "INSERT INTO reports (id, interview_id, analyst, max_themes, language, include_flagged, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
+      [report.reportID, report.interviewID, report.analyst, report.maxThemes, report.language, report.includeFlagged ? 1 : 0, at, at],
     );
   }
 
@@ -143,8 +147,8 @@ export class ReportsRepository {
    */
   async claim(token: string, now: Date, leaseEnds: Date): Promise<ClaimedReport | undefined> {
     return transaction(this.dataSource, async (db) => {
-      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; maxThemes: number | string; language: string | null; attempts: number | string }[]>(
-        "SELECT id AS reportID, interview_id AS interviewID, analyst, max_themes AS maxThemes, language, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
+      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; maxThemes: number | string; language: string | null; includeFlagged: boolean | number; attempts: number | string }[]>(
+        "SELECT id AS reportID, interview_id AS interviewID, analyst, max_themes AS maxThemes, language, include_flagged AS includeFlagged, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
           `ORDER BY created_at, id LIMIT 1${FOR_UPDATE_SKIP_LOCKED_SQL}`,
         [sqlDate(now)],
       );
@@ -155,7 +159,16 @@ export class ReportsRepository {
         sqlDate(now),
         due.reportID,
       ]);
-      return { reportID: due.reportID, interviewID: due.interviewID, analyst: due.analyst, maxThemes: Number(due.maxThemes), language: due.language, claimToken: token, attempts: Number(due.attempts) + 1 };
+      return {
+        reportID: due.reportID,
+        interviewID: due.interviewID,
+        analyst: due.analyst,
+        maxThemes: Number(due.maxThemes),
+        language: due.language,
+        includeFlagged: Boolean(Number(due.includeFlagged)),
+        claimToken: token,
+        attempts: Number(due.attempts) + 1,
+      };
     });
   }
 
@@ -242,19 +255,21 @@ export class ReportsRepository {
     const rows = await base()
       .select(
         "CASE WHEN i.status = 'completed' AND i.completed_on <= :at THEN 'completed' " +
-          "WHEN i.status IN ('abandoned', 'expired', 'revoked') AND i.updated_at <= :at THEN i.status " +
+          "WHEN i.status IN ('abandoned', 'expired', 'revoked', 'screenedout', 'overquota') AND i.updated_at <= :at THEN i.status " +
           `WHEN ${startedBy} THEN 'started' ELSE 'pending' END`,
         'status_then',
       )
       .addSelect('COUNT(*)', 'n')
       .addSelect(`SUM(CASE WHEN ${startedBy} THEN 1 ELSE 0 END)`, 'started')
+      .addSelect('SUM(CASE WHEN i.flagged = 1 THEN 1 ELSE 0 END)', 'flagged')
       // By the alias: MySQL resolves a bare name in GROUP BY to the table's column first.
       .groupBy('status_then')
-      .getRawMany<{ status_then: InviteStatus; n: number | string; started: number | string | null }>();
-    const figures: InviteFigures = { byStatus: {}, started: 0, durations: [] };
+      .getRawMany<{ status_then: InviteStatus; n: number | string; started: number | string | null; flagged: number | string | null }>();
+    const figures: InviteFigures = { byStatus: {}, started: 0, durations: [], flagged: 0 };
     for (const row of rows) {
       figures.byStatus[row.status_then] = Number(row.n);
       figures.started += Number(row.started ?? 0);
+      figures.flagged += Number(row.flagged ?? 0);
     }
     const completed = await base()
       .select('i.started_on', 'startedOn')
@@ -263,6 +278,19 @@ export class ReportsRepository {
       .getRawMany<{ startedOn: Date | string; completedOn: Date | string }>();
     figures.durations = completed.map((r) => (rawDate(r.completedOn).getTime() - rawDate(r.startedOn).getTime()) / 1000);
     return figures;
+  }
+
+  /** The interview's invites that have a segment, as a report made at `asOf` counts them (erased ones left out). */
+  async segmentedAt(db: EntityManager, interviewID: string, asOf: Date): Promise<{ linkID: string; segment: string; completed: boolean }[]> {
+    const rows = await db
+      .getRepository(Invite)
+      .createQueryBuilder('i')
+      .select('i.link_id', 'linkID')
+      .addSelect('i.segment', 'segment')
+      .addSelect("CASE WHEN i.status = 'completed' AND i.completed_on <= :at THEN 1 ELSE 0 END", 'completed')
+      .where('i.interview_id = :interviewID AND i.created_at <= :at AND i.erased_on IS NULL AND i.segment IS NOT NULL', { interviewID, at: sqlDate(asOf) })
+      .getRawMany<{ linkID: string; segment: string; completed: number | string }>();
+    return rows.map((r) => ({ linkID: r.linkID, segment: r.segment, completed: Number(r.completed) === 1 }));
   }
 
   /** The interviews' completed reports with their results, locked (MySQL) until the caller's transaction ends: an erasure edits them. */

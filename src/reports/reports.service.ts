@@ -48,6 +48,7 @@ export function reportDtoOf(r: ReportRow): ReportDto {
     productID: r.productID,
     analyst: r.analyst,
     maxThemes: Number(r.maxThemes),
+    includeFlagged: Boolean(Number(r.includeFlagged)),
     status: r.status,
     progress: { done: Number(r.progressDone), total: Number(r.progressTotal) },
     asOf: r.asOf === null ? null : rawDate(r.asOf).toISOString(),
@@ -105,7 +106,10 @@ export class ReportsService {
     const analyst = dto.analyst ?? null;
     this.analysts.assertKnown(analyst);
     const reportID = uuidv7();
-    await this.reports.insert({ reportID, interviewID: interview.interviewID, analyst, maxThemes: dto.maxThemes ?? REPORT_LIMITS.maxThemes.default, language: dto.language ?? null }, new Date());
+    await this.reports.insert(
+      { reportID, interviewID: interview.interviewID, analyst, maxThemes: dto.maxThemes ?? REPORT_LIMITS.maxThemes.default, language: dto.language ?? null, includeFlagged: dto.includeFlagged ?? false },
+      new Date(),
+    );
     this.background.wake(REPORT_WORKER);
     return { reportID };
   }

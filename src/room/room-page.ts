@@ -88,7 +88,7 @@ function scriptMessages(language: string): string {
   return JSON.stringify(messages).replace(/</g, '\\u003c');
 }
 
-function layout(title: string, body: string, language: string, icon: string | null = null): string {
+export function layout(title: string, body: string, language: string, icon: string | null = null): string {
   // Without an icon link the browser asks for /favicon.ico, which is not there: a 404 in every console.
   // No Referer leaves the page: the URL it would carry holds the linkID.
   return `<!doctype html>
@@ -270,9 +270,27 @@ function revoked(session: SessionDto): string {
 </section>`;
 }
 
+/** An open link's invite that was screened out or found its quota full: a message, and the panel's redirect when there is one. */
+function outcome(kind: 'screenedout' | 'overquota') {
+  return (session: SessionDto) => `<section class="card card--expired" role="status">
+  <h2>${tx(session.language, `open.${kind}.title`)}</h2>
+  <p>${tx(session.language, `open.${kind}.text`)}</p>
+  ${redirect(session, session.redirectUrl)}
+</section>`;
+}
+
 /** The page of a link, in the state of its invite, in the room's language. */
 export function renderRoom(session: SessionDto): string {
-  const STATES: Record<InviteStatus, (session: SessionDto) => string> = { pending, started, completed, abandoned, expired, revoked };
+  const STATES: Record<InviteStatus, (session: SessionDto) => string> = {
+    pending,
+    started,
+    completed,
+    abandoned,
+    expired,
+    revoked,
+    screenedout: outcome('screenedout'),
+    overquota: outcome('overquota'),
+  };
   const content = STATES[session.status](session);
   // The finished states as templates, for room.js to show without a reload (their redirect filled in then).
   const templates = `<template id="completed-template">${completed(session, null)}</template>

@@ -12,6 +12,7 @@ import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
 import { RoomVoiceController } from './room-voice.controller';
 import { VoiceModule } from '../voice/voice.module';
+import { RecruitmentModule } from '../recruitment/recruitment.module';
 
 /** The room's answers carry a person's words: no copies in caches, no indexing. */
 function privatePage(_req: Request, res: Response, next: NextFunction): void {
@@ -27,7 +28,7 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
  * limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
  */
 @Module({
-  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule, VoiceModule],
+  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule, VoiceModule, RecruitmentModule],
   controllers: [RoomController, RoomVoiceController, RoomPageController],
   providers: [RoomService],
   exports: [RoomService],

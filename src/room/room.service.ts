@@ -18,6 +18,10 @@ import { Metrics } from '../metrics/metrics.service';
 import { completionRedirect } from './redirect';
 import { Recording, VoiceService } from '../voice/voice.service';
 import type { KeptAudio } from '../invites/invite-audio.repository';
+import type { EntityManager } from 'typeorm';
+import { RecruitmentService, inviteRedirect } from '../recruitment/recruitment.service';
+import { QualityService } from '../recruitment/quality.service';
+import type { AnswerSignals } from '../recruitment/quality';
 
 /** What a request says about the language its reader wants: the link's `?lang=` and the browser's Accept-Language. */
 export interface LanguageHints {
@@ -45,6 +49,8 @@ export class RoomService {
     private readonly config: RoomConfig,
     private readonly metrics: Metrics,
     private readonly voice: VoiceService,
+    private readonly recruitment: RecruitmentService,
+    private readonly quality: QualityService,
   ) {}
 
   async session(linkID: string, hints: LanguageHints = {}): Promise<SessionDto> {
@@ -64,13 +70,19 @@ export class RoomService {
       const opening = await this.turn(invite, this.brief(invite, userInfo.name, language), [consent]);
       const turns: NewTurn[] = [consent, { role: 'interviewer', content: opening.message, questionIndex: opening.questionIndex }];
       // From here on the language is fixed: recorded with the invite, whatever later requests ask for.
-      await this.lifecycle.start(invite, userInfo, turns, language, now);
-      return this.toSession({ ...invite, status: 'started', language, conversation: turns.map(({ role, content }) => ({ role, content })) }, hints);
+      // An open link's invite takes its place now (checked again under the recruitment's lock).
+      const admit = invite.source === 'open' ? (db: EntityManager) => this.recruitment.admitStart(db, invite, now) : undefined;
+      let quality = invite.quality;
+      const judge = async (db: EntityManager, email: string | null) => (quality = await this.quality.atStart(db, invite, email));
+      const outcome = await this.lifecycle.start(invite, userInfo, turns, language, now, { admit, quality: judge });
+      if (outcome === 'overquota') return this.toSession({ ...invite, status: 'overquota' }, hints);
+      return this.toSession({ ...invite, quality, status: 'started', language, conversation: turns.map(({ role, content }) => ({ role, content })) }, hints);
     });
   }
 
   async reply(linkID: string, dto: ReplyDto): Promise<ReplyResultDto> {
-    return this.serialized(linkID, () => this.answer(linkID, dto.content, null));
+    const signals = { typedChars: dto.typedChars, pastedChars: dto.pastedChars, durationMs: dto.durationMs };
+    return this.serialized(linkID, () => this.answer(linkID, dto.content, null, signals));
   }
 
   /**
@@ -105,7 +117,7 @@ export class RoomService {
    * never stored, logged or sent to the agent), then the agent's next turn, both stored in one
    * transaction with the recording when one is to be kept.
    */
-  private async answer(linkID: string, content: string, recording: KeptAudio | null): Promise<ReplyResultDto> {
+  private async answer(linkID: string, content: string, recording: KeptAudio | null, signals: AnswerSignals = {}): Promise<ReplyResultDto> {
     const invite = await this.readFor(linkID, 'started');
     const answer = { role: 'interviewee' as const, content: invite.redactPII ? redactPII(content) : content };
     const agent = this.agentOf(invite);
@@ -116,10 +128,15 @@ export class RoomService {
     const summary = next.done ? await agent.summarize(brief, [...transcript, question]) : null;
     // A recording holds what redaction takes out: never kept for a redacting interview (addOne/updateOne refuse the pair too).
     const kept = recording && invite.keepAudio && !invite.redactPII ? recording : null;
-    await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null, new Date(), kept);
+    let quality = invite.quality;
+    // Judged in the answer's transaction (another invite's duplicate is read there); the signals go no further.
+    // The question answered: the one the last interviewer turn asked or followed up.
+    const asked = invite.turnMeta.findLast((_meta, i) => invite.conversation[i]?.role === 'interviewer')?.questionIndex ?? null;
+    const judge = async (db: EntityManager) => (quality = await this.quality.afterAnswer(db, invite, answer.content, asked, transcript, signals));
+    await this.lifecycle.append(invite, [{ ...answer, questionIndex: null }, { ...question, questionIndex: next.questionIndex }], next.done ? { summary } : null, new Date(), kept, judge);
     const status = next.done ? 'completed' : 'started';
-    const after = { ...invite, status: status as RoomInvite['status'], conversation: [...transcript, question] };
-    return { status, turns: [answer, question], progress: this.progressOf(after), redirectUrl: completionRedirect(invite.completionRedirectUrl, status) };
+    const after = { ...invite, quality, status: status as RoomInvite['status'], conversation: [...transcript, question] };
+    return { status, turns: [answer, question], progress: this.progressOf(after), redirectUrl: this.redirectOf(after) };
   }
 
   /**
@@ -163,13 +180,31 @@ export class RoomService {
       productImage: invite.productImage,
       consentText: this.consentOf(invite, language),
       progress: this.progressOf(invite),
-      redirectUrl: completionRedirect(invite.completionRedirectUrl, invite.status),
+      redirectUrl: this.redirectOf(invite),
       mode,
       questionsSpokenBy: mode === 'voice' ? (this.voice.canSpeak ? 'server' : 'browser') : null,
       keepAudio: mode === 'voice' && invite.keepAudio && !invite.redactPII,
       conversation: OPEN_STATUSES.includes(invite.status) ? invite.conversation : [],
       expires_on: invite.expiresAt.toISOString(),
     };
+  }
+
+  /**
+   * Where a finished interviewee goes: an open link's invite to its recruitment's redirect for the
+   * outcome (a flagged one to `quality`), with the participant id filled in; otherwise the interview's
+   * completion URL with the status.
+   */
+  private redirectOf(invite: Pick<RoomInvite, 'status' | 'quality' | 'source' | 'participantID' | 'passthrough' | 'recruitmentRedirects' | 'completionRedirectUrl'>): string | null {
+    const flagged = (invite.quality?.flags.length ?? 0) > 0;
+    if (invite.source === 'open' && invite.recruitmentRedirects) {
+      const url = inviteRedirect(invite.recruitmentRedirects, { status: invite.status, flagged, participantID: invite.participantID, passthrough: invite.passthrough });
+      if (url) return url;
+    }
+    // A flagged invite of a panel that set a quality redirect goes there, whichever link it came by.
+    if (invite.status === 'completed' && flagged && invite.recruitmentRedirects?.quality) {
+      return inviteRedirect(invite.recruitmentRedirects, { status: invite.status, flagged, participantID: invite.participantID, passthrough: invite.passthrough });
+    }
+    return completionRedirect(invite.completionRedirectUrl, invite.status);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { COMMON_LIMITS } from '../common/limits';
 
 /** The event types, in the order the API lists them. */
-export const WEBHOOK_EVENTS = ['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'invite.revoked', 'profile.created', 'profile.updated', 'report.completed', 'participant.erased'] as const;
+export const WEBHOOK_EVENTS = ['invite.started', 'invite.completed', 'invite.abandoned', 'invite.expired', 'invite.revoked', 'invite.screenedout', 'invite.overquota', 'invite.flagged', 'profile.created', 'profile.updated', 'report.completed', 'participant.erased'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;

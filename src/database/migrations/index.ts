@@ -10,6 +10,7 @@ import { ReportCodes1767100000000 } from './1767100000000-report-codes';
 import { Codebooks1767200000000 } from './1767200000000-codebooks';
 import { VoiceInterviews1767300000000 } from './1767300000000-voice-interviews';
 import { InterviewTranslations1767400000000 } from './1767400000000-interview-translations';
+import { Recruitment1767500000000 } from './1767500000000-recruitment';
 
 /** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   Codebooks1767200000000,
   VoiceInterviews1767300000000,
   InterviewTranslations1767400000000,
+  Recruitment1767500000000,
 ];

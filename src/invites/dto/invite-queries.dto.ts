@@ -3,8 +3,8 @@ import { PageQueryDto } from '../../common/page-query.dto';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsInt, Max, Min } from 'class-validator';
-import { OptionalId, OptionalQueryInt, QueryInt, RequiredId } from '../../common/validation';
+import { IsDefined, IsInt, Max, Min, MinLength } from 'class-validator';
+import { OptionalId, OptionalQueryInt, OptionalText, QueryInt, RequiredId } from '../../common/validation';
 import { INVITE_LIMITS } from '../invite.limits';
 
 export class CreateInvitesQueryDto {
@@ -28,6 +28,10 @@ export class CreateInvitesQueryDto {
     INVITE_LIMITS.expiresInDaysMax,
   )
   expiresInDays?: number;
+
+  @OptionalText({ description: `A segment for all the invites (1 to ${INVITE_LIMITS.segment} characters, e.g. churned): invites/getList and reports group by it.`, max: INVITE_LIMITS.segment })
+  @MinLength(1, { message: `$property must be 1 to ${INVITE_LIMITS.segment} characters long` })
+  segment?: string;
 }
 
 export class GetInviteQueryDto {
@@ -41,6 +45,10 @@ export class ListInvitesQueryDto extends PageQueryDto {
 
   @OptionalId('Return invites of this product. At least one of interviewID and productID is required; both combine with AND.')
   productID?: string;
+
+  @OptionalText({ description: 'Return only invites of this segment (exactly as stored: createInvites\' segment, or the screener\'s chosen options); combines with AND.', max: INVITE_LIMITS.segment })
+  @MinLength(1, { message: `$property must be 1 to ${INVITE_LIMITS.segment} characters long` })
+  segment?: string;
 }
 
 export class RevokeInviteDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { CONVERSATION_ROLES, ConversationRole, INVITE_STATUSES, InviteStatus } from '../invite-status';
+import { CONVERSATION_ROLES, ConversationRole, INVITE_SOURCES, INVITE_STATUSES, InviteSource, InviteStatus } from '../invite-status';
+import { InviteQuality, QUALITY_FLAGS, ScreenerAnswer } from '../invite-quality';
 import { INVITE_LIMITS } from '../invite.limits';
 import type { UserInfo } from '../invite.entity';
 
@@ -32,6 +33,35 @@ export class ConversationTurnDto {
   content: string;
 }
 
+export class ScreenerAnswerDto implements ScreenerAnswer {
+  @ApiProperty({ maxLength: 40, example: 'frequency' })
+  screenerID: string;
+
+  @ApiProperty({ type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 20, example: ['Weekly'] })
+  options: string[];
+}
+
+/** Inline, as userInfo is (a nullable $ref is not understood by standard validators). */
+const QUALITY_SCHEMA: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  selfRequired: true,
+  description: 'Doubts the answers raised (the room\'s typing signals and the answers themselves): null until the first answer.',
+  required: ['score', 'flags'],
+  properties: {
+    score: { type: 'number', minimum: 0, maximum: 1, example: 1, description: '1: no doubt; each flag lowers it.' },
+    flags: {
+      type: 'array',
+      items: { type: 'string', enum: [...QUALITY_FLAGS] },
+      maxItems: QUALITY_FLAGS.length,
+      example: [],
+      description:
+        'pasted: most of an answer pasted (or far fewer keystrokes than characters); too_fast: an answer faster than people type; duplicate_answer: an answer of 8+ words ' +
+        "equal to another invite's in the interview; low_effort: answers that are not words; duplicate_participant: an e-mail address another invite of the interview used first.",
+    },
+  },
+};
+
 export class InviteDto {
   @ApiProperty({
     maxLength: INVITE_LIMITS.linkId,
@@ -56,7 +86,9 @@ export class InviteDto {
   @ApiProperty({
     enum: INVITE_STATUSES,
     example: 'pending',
-    description: 'pending (link made) → started → completed, or abandoned (ended before any answer); pending or started → expired. No other transition.',
+    description:
+      'pending (link made) → started → completed, or abandoned (ended before any answer); pending or started → expired or revoked. ' +
+      'The open link makes screenedout (the screener did not qualify) and overquota (the quota cell or the limit was full) invites; both are terminal.',
   })
   status: InviteStatus;
 
@@ -76,6 +108,30 @@ export class InviteDto {
 
   @ApiProperty({ type: [ConversationTurnDto], maxItems: INVITE_LIMITS.turns, description: 'Transcript turns in order; [] for a new invite.' })
   conversation: ConversationTurnDto[];
+
+  @ApiProperty({ enum: INVITE_SOURCES, example: 'link', description: 'link: made by createInvites; open: made by the open link of the interview\'s recruitment (/s/{openID}).' })
+  source: InviteSource;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: INVITE_LIMITS.participantID, example: null, description: 'The panel\'s participant id (open link); null otherwise.' })
+  participantID: string | null;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: INVITE_LIMITS.segment, example: 'churned', description: 'createInvites\' segment, or the screener\'s chosen options `; `-joined in question order; null when none.' })
+  segment: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: { type: 'string', maxLength: 500 },
+    example: null,
+    description: 'The panel\'s passthrough parameters kept with an open link\'s invite, {name: value}; null otherwise.',
+  })
+  passthrough: Record<string, string> | null;
+
+  @ApiProperty({ type: [ScreenerAnswerDto], nullable: true, maxItems: 10, example: null, description: 'The screener\'s answers (open link); null otherwise.' })
+  screener: ScreenerAnswerDto[] | null;
+
+  @ApiProperty(QUALITY_SCHEMA)
+  quality: InviteQuality | null;
 }
 
 export class InviteRevokedDto {

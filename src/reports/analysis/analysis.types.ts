@@ -157,6 +157,19 @@ export interface InviteCounts {
   abandoned: number;
   expired: number;
   revoked: number;
+  /** Open link arrivals the screener did not qualify, and those who found their quota full. */
+  screenedout: number;
+  overquota: number;
+  /** Invites whose quality is flagged (counted in total and their status; their answers are read only with includeFlagged). */
+  flagged: number;
+}
+
+/** One segment of a report: its invites, those completed, and how many of its invites each theme holds. */
+export interface SegmentReport {
+  segment: string;
+  invites: number;
+  completed: number;
+  themes: { themeID: string; answers: number }[];
 }
 
 /** A report's `result`. */
@@ -170,4 +183,6 @@ export interface ReportResult extends AnalysisResult {
   sentiment: SentimentSplit;
   /** How the answers' sentiment was scored (SENTIMENT_METHOD). */
   sentimentMethod: string;
+  /** Per segment of the interview's invites (those without one are in no segment). */
+  segments: SegmentReport[];
 }

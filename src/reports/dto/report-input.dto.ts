@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { LANGUAGE_TAGS } from '../../languages/languages';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalQueryInt, OptionalText, RequiredId } from '../../common/validation';
@@ -56,6 +56,18 @@ export class CreateReportDto {
   @IsString({ message: 'language must be a string' })
   @IsIn(LANGUAGE_TAGS, { message: `language must be one of ${LANGUAGE_TAGS.join(', ')}` })
   language?: string | null;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    example: false,
+    description:
+      'true: the answers of invites whose quality is flagged are read too. Left out, null or false: they are left out of the analysis (and counted in ' +
+      'result.invites.flagged; invites.total still counts every invite).',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'includeFlagged must be true or false' })
+  includeFlagged?: boolean | null;
 }
 
 export class GetReportQueryDto {

@@ -185,6 +185,37 @@ export class InviteCountsDto implements InviteCounts {
 
   @ApiProperty({ ...COUNT, example: 0 })
   revoked: number;
+
+  @ApiProperty({ ...COUNT, example: 5, description: 'Open link arrivals the screener did not qualify.' })
+  screenedout: number;
+
+  @ApiProperty({ ...COUNT, example: 1, description: 'Open link arrivals whose quota cell or the limit was full.' })
+  overquota: number;
+
+  @ApiProperty({ ...COUNT, example: 2, description: 'Invites whose quality is flagged: counted in total and in their status, their answers left out of the analysis unless addOne had includeFlagged.' })
+  flagged: number;
+}
+
+export class SegmentThemeDto {
+  @ApiProperty({ maxLength: 20, example: 'q0-t1', description: 'A theme of the result (of a question or across the interview).' })
+  themeID: string;
+
+  @ApiProperty({ ...COUNT, example: 4, description: 'Distinct invites of the segment coded with the theme.' })
+  answers: number;
+}
+
+export class SegmentReportDto {
+  @ApiProperty({ maxLength: INVITE_LIMITS.segment, example: 'churned' })
+  segment: string;
+
+  @ApiProperty({ ...COUNT, example: 12, description: 'Invites of the segment (at asOf).' })
+  invites: number;
+
+  @ApiProperty({ ...COUNT, example: 9, description: 'Of them, completed.' })
+  completed: number;
+
+  @ApiProperty({ type: [SegmentThemeDto], maxItems: LIST_MAX, description: 'The themes its invites were coded with, most invites first.' })
+  themes: SegmentThemeDto[];
 }
 
 /**
@@ -196,7 +227,7 @@ const RESULT_SCHEMA: ApiPropertyOptions = {
   nullable: true,
   selfRequired: true,
   description: 'Once completed; null before, and when failed.',
-  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'sentimentMethod', 'questions', 'themes', 'droppedQuotes', 'notes', 'erased'],
+  required: ['invites', 'completionRate', 'medianDurationSeconds', 'medianAnswerWords', 'sentiment', 'sentimentMethod', 'questions', 'themes', 'segments', 'droppedQuotes', 'notes', 'erased'],
   properties: {
     invites: { allOf: [{ $ref: getSchemaPath(InviteCountsDto) }], description: "The interview's invites by their status at asOf." },
     completionRate: { type: 'number', nullable: true, minimum: 0, maximum: 1, example: 0.7143, description: 'completed ÷ invites ever started (whatever their status now); null when none was.' },
@@ -211,6 +242,12 @@ const RESULT_SCHEMA: ApiPropertyOptions = {
       description: 'One per guideline question, in order, then one (questionIndex null) for unattributed answers when there are any.',
     },
     themes: { type: 'array', items: { $ref: getSchemaPath(ThemeDto) }, maxItems: LIST_MAX, description: 'Themes across the whole interview.' },
+    segments: {
+      type: 'array',
+      items: { $ref: getSchemaPath(SegmentReportDto) },
+      maxItems: LIST_MAX,
+      description: 'Per segment (createInvites\' segment, or the screener\'s chosen options), in segment order; invites without one are in none.',
+    },
     droppedQuotes: { ...COUNT, example: 0, description: 'Quotes an analyst model gave that were not verbatim in the cited turn: dropped, never stored.' },
     notes: {
       type: 'array',
@@ -241,7 +278,7 @@ export class ReportProgressDto {
   total: number;
 }
 
-@ApiExtraModels(InviteCountsDto, SentimentSplitDto, QuestionReportDto, ThemeDto, OtherGroupDto)
+@ApiExtraModels(InviteCountsDto, SentimentSplitDto, QuestionReportDto, ThemeDto, OtherGroupDto, SegmentReportDto)
 export class ReportDto {
   @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a9c20-1a2b-7c3d-8e4f-5a6b7c8d9e0f' })
   reportID: string;
@@ -264,6 +301,9 @@ export class ReportDto {
     description: 'At most this many themes per question, as addOne asked.',
   })
   maxThemes: number;
+
+  @ApiProperty({ type: Boolean, example: false, description: 'Whether flagged invites\' answers were read, as addOne asked.' })
+  includeFlagged: boolean;
 
   @ApiProperty({ enum: REPORT_STATUSES, example: 'completed', description: 'queued → running → completed | failed. It runs in the background, in any instance of the service.' })
   status: ReportStatus;

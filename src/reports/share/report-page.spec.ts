@@ -40,13 +40,14 @@ const question = (questionIndex: number | null, overrides: Partial<QuestionRepor
 });
 
 const result = (overrides: Partial<StoredResult> = {}): StoredResult => ({
-  invites: { total: 40, pending: 8, started: 3, completed: 12, abandoned: 5, expired: 10, revoked: 2 },
+  invites: { total: 40, pending: 8, started: 3, completed: 12, abandoned: 5, expired: 10, revoked: 2, screenedout: 0, overquota: 0, flagged: 0 },
   completionRate: 0.6,
   medianDurationSeconds: 754,
   medianAnswerWords: 18,
   sentiment: split(30, 22, 28, -0.1234),
   questions: [question(0), question(1, { answered: 0, medianWords: null, sentiment: split(0, 0, 0, null), keyphrases: [], themes: [], quotes: [] }), question(null)],
   themes: [theme('Onboarding friction', 11, 'setup was the hard part'), theme('Search speed', 6, 'search feels instant now')],
+  segments: [],
   droppedQuotes: 2,
   notes: ['The themes of question 2 fell back to the offline analysis.'],
   sentimentMethod: 'vader',
@@ -235,7 +236,7 @@ describe(renderReportPage.name, () => {
     const figure = (html: string, label: string) => new RegExp(`<dt>${label}</dt><dd>([^<]*)<`).exec(html)?.[1];
 
     it('shows counts, the completion rate as a percentage, the median duration in minutes and the words', () => {
-      const html = renderReportPage(view({ result: result({ invites: { total: 1234, pending: 1000, started: 10, completed: 200, abandoned: 4, expired: 20, revoked: 0 } }) }));
+      const html = renderReportPage(view({ result: result({ invites: { total: 1234, pending: 1000, started: 10, completed: 200, abandoned: 4, expired: 20, revoked: 0, screenedout: 0, overquota: 0, flagged: 0 } }) }));
       expect(figure(html, 'Invites')).toBe('1,234');
       expect(figure(html, 'Completed')).toBe('200');
       expect(figure(html, 'Completion rate')).toBe('60%');
@@ -288,7 +289,7 @@ describe(renderReportPage.name, () => {
     });
 
     it('rounds widths to hundredths of the whole: 4 of 7 is 57.14, 2 of 7 is 28.57', () => {
-      const html = renderReportPage(view({ result: result({ invites: { total: 7, pending: 1, started: 1, completed: 2, abandoned: 1, expired: 1, revoked: 1 } }) }));
+      const html = renderReportPage(view({ result: result({ invites: { total: 7, pending: 1, started: 1, completed: 2, abandoned: 1, expired: 1, revoked: 1, screenedout: 0, overquota: 0, flagged: 0 } }) }));
       expect(shapes(svgLabelled(html, 'Started: 4 of 7 invites (57%)'))).toEqual([[0, 57.14, '#2f5bd3']]);
       expect(shapes(svgLabelled(html, 'Completed: 2 of 7 invites (29%)'))).toEqual([[0, 28.57, '#2f5bd3']]);
     });
@@ -307,7 +308,7 @@ describe(renderReportPage.name, () => {
     });
 
     it('says there were no invites instead of drawing empty bars', () => {
-      const html = renderReportPage(view({ result: result({ invites: { total: 0, pending: 0, started: 0, completed: 0, abandoned: 0, expired: 0, revoked: 0 } }) }));
+      const html = renderReportPage(view({ result: result({ invites: { total: 0, pending: 0, started: 0, completed: 0, abandoned: 0, expired: 0, revoked: 0, screenedout: 0, overquota: 0, flagged: 0 } }) }));
       expect(html).toContain('No invites had been made for this interview.');
       expect(html).not.toContain('aria-label="Invited:');
     });

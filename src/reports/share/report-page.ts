@@ -116,6 +116,8 @@ function funnel(invites: InviteCounts): string {
     ['Abandoned', invites.abandoned],
     ['Expired', invites.expired],
     ['Revoked', invites.revoked],
+    ['Screened out', invites.screenedout ?? 0],
+    ['Over quota', invites.overquota ?? 0],
   ];
   const bars =
     invites.total === 0

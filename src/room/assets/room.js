@@ -169,7 +169,7 @@
 
   localizeTimes(document);
   // Reloaded (or opened again) after the end: the way on to the panel, as on the page that ended it.
-  if (main.dataset.status === 'completed' || main.dataset.status === 'abandoned') followRedirect(main.querySelector('section.card'));
+  if (['completed', 'abandoned', 'screenedout', 'overquota'].indexOf(main.dataset.status) >= 0) followRedirect(main.querySelector('section.card'));
 
   // pending: the consent and the interviewee's details.
   var startForm = document.getElementById('start-form');
@@ -292,6 +292,20 @@
     describeAnswer();
     scrollToEnd(true);
 
+    // Quality signals for the answer being written: characters typed and pasted, and since when the
+    // question is shown. Only the counts are sent, with the answer; no keystroke leaves the page.
+    var signals = { typed: 0, pasted: 0, since: Date.now() };
+    var resetSignals = function () {
+      signals = { typed: 0, pasted: 0, since: Date.now() };
+    };
+    answer.addEventListener('beforeinput', function (event) {
+      if (event.inputType === 'insertText' || event.inputType === 'insertCompositionText' || event.inputType === 'insertLineBreak') signals.typed += event.data ? event.data.length : 1;
+    });
+    answer.addEventListener('paste', function (event) {
+      var text = event.clipboardData ? event.clipboardData.getData('text') : '';
+      signals.pasted += text.length;
+    });
+
     // Enter sends, Shift+Enter makes a new line.
     answer.addEventListener('keydown', function (event) {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && event.keyCode !== 229) {
@@ -327,9 +341,12 @@
         showError(text);
         answer.focus();
       };
-      post('reply', { content: content })
+      // Within the bounds the server takes (a page left open for days must not make its answer refused).
+      var sent = { content: content, typedChars: Math.min(signals.typed, 1000000), pastedChars: Math.min(signals.pasted, 1000000), durationMs: Math.min(Math.max(0, Date.now() - signals.since), 86400000) };
+      post('reply', sent)
         .then(function (reply) {
           if (reply.status === 200) {
+            resetSignals();
             typing.hidden = true;
             turns.appendChild(turnElement(reply.body.result.turns[1]));
             if (speakTurn) speakTurn(reply.body.result.turns[1].content, turns.children.length - 1);

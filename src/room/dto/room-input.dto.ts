@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Equals, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Equals, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { LANGUAGE_TAGS } from '../../languages/languages';
 import { TrimmedEmailAddress, OptionalText, RequiredText } from '../../common/validation';
@@ -34,7 +35,28 @@ export class StartInterviewDto {
   language?: string;
 }
 
+/** A count the room's script measured, a whole number from 0 to `max`. */
+function SignalCount(description: string, example: number, max: number): PropertyDecorator {
+  const rule = `$property must be a whole number from 0 to ${max}`;
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 0, maximum: max, example, description }),
+    IsOptional(),
+    IsInt({ message: rule }),
+    Min(0, { message: rule }),
+    Max(max, { message: rule }),
+  );
+}
+
 export class ReplyDto {
   @RequiredText({ description: "The interviewee's answer.", example: 'Mostly on Monday mornings, to plan the week.', max: ROOM_LIMITS.answer, notBlank: true })
   content: string;
+
+  @SignalCount('Characters the interviewee typed into this answer (the room\'s script counts keystrokes that insert text). Used for the quality checks, not stored.', 41, ROOM_LIMITS.signalChars)
+  typedChars?: number;
+
+  @SignalCount('Characters pasted into this answer. Used for the quality checks, not stored.', 0, ROOM_LIMITS.signalChars)
+  pastedChars?: number;
+
+  @SignalCount('Milliseconds from the question shown to the answer sent. Used for the quality checks, not stored.', 23000, ROOM_LIMITS.signalMs)
+  durationMs?: number;
 }

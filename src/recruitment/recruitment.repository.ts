@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { FOR_UPDATE, FOR_UPDATE_SQL } from '../database/column-types';
+import { Recruitment } from './recruitment.entity';
+
+/** What the open link needs beside the recruitment: the interview's and product's public face, and the invite's owner. */
+export interface OpenStudy {
+  recruitment: Recruitment;
+  productID: string;
+  /** The product's organization: the owner of the invites the open link makes. */
+  orgID: string | null;
+  interviewName: string;
+  publicTitle: string | null;
+  interviewLanguage: string | null;
+  productName: string;
+  productImage: string | null;
+}
+
+/** The recruitments table. */
+@Injectable()
+export class RecruitmentRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  find(interviewID: string, db: EntityManager = this.dataSource.manager): Promise<Recruitment | null> {
+    return db.getRepository(Recruitment).findOneBy({ interviewID });
+  }
+
+  /** The recruitment behind an open link, with its interview and product. */
+  async findOpen(openID: string): Promise<OpenStudy | undefined> {
+    const recruitment = await this.dataSource.getRepository(Recruitment).findOneBy({ openID });
+    if (!recruitment) return undefined;
+    const [row] = await this.dataSource.query<Omit<OpenStudy, 'recruitment'>[]>(
+      'SELECT iv.product_id AS productID, p.org_id AS orgID, iv.name AS interviewName, iv.public_title AS publicTitle, iv.language AS interviewLanguage, ' +
+        'p.name AS productName, p.image_link AS productImage FROM interviews iv INNER JOIN products p ON p.id = iv.product_id WHERE iv.id = ?',
+      [recruitment.interviewID],
+    );
+    return row && { recruitment, ...row };
+  }
+
+  /** Replaces the settings; the openID given is only written when the row is new (it stays the same across updates). */
+  async save(recruitment: Recruitment, db: EntityManager): Promise<Recruitment> {
+    const repo = db.getRepository(Recruitment);
+    const existing = await repo.findOne({ where: { interviewID: recruitment.interviewID }, ...FOR_UPDATE });
+    const row = { ...recruitment, openID: existing?.openID ?? recruitment.openID };
+    if (existing) await repo.update({ interviewID: row.interviewID }, row);
+    else await repo.insert(row);
+    return row;
+  }
+
+  /**
+   * Locks the interview's recruitment row until the transaction ends (MySQL; SQLite has one writer):
+   * every decision about a place (an arrival, a start) for the interview waits for the one before it,
+   * in every process.
+   */
+  async lock(db: EntityManager, interviewID: string): Promise<boolean> {
+    const rows = await db.query<unknown[]>(`SELECT interview_id FROM recruitments WHERE interview_id = ?${FOR_UPDATE_SQL}`, [interviewID]);
+    return rows.length > 0;
+  }
+}
