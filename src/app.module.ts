@@ -1,6 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import helmet from 'helmet';
 import { AnswersModule } from './answers/answers.module';
 import { AuthGuard } from './auth/auth.guard';
@@ -42,7 +41,6 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
  */
 @Module({
   imports: [
-    ScheduleModule.forRoot(),
     // First, so that a request's time includes the other middleware.
     MetricsHttpModule,
     AuthModule,
