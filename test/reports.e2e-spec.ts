@@ -60,7 +60,7 @@ describe('Reports', () => {
     expect(res.status).toBe(201);
     const { reportID } = res.body.result;
     const done = await completed(reportID);
-    expect(done).toMatchObject({ reportID, interviewID, productID, analyst: null, status: 'completed', error: null });
+    expect(done).toMatchObject({ reportID, interviewID, productID, analyst: null, language: null, status: 'completed', error: null });
     expect(done.completed_on).toMatch(/Z$/);
     const result = done.result;
     // A report done between two renewals shows what it did, not 0 of 0: every answer it read, at least.

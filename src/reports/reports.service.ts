@@ -49,6 +49,7 @@ export function reportDtoOf(r: ReportRow): ReportDto {
     analyst: r.analyst,
     maxThemes: Number(r.maxThemes),
     includeFlagged: Boolean(Number(r.includeFlagged)),
+    language: r.language,
     status: r.status,
     progress: { done: Number(r.progressDone), total: Number(r.progressTotal) },
     asOf: r.asOf === null ? null : rawDate(r.asOf).toISOString(),
