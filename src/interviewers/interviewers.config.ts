@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { ConfigError } from '../config/config-error';
 import { Env, quote, readJsonVariable } from '../config/env';
 import { BUILT_IN_INTERVIEWER, INTERVIEWER_LIMITS, INTERVIEWER_NAME_PATTERN } from './interviewer.limits';
+import { featureConfig } from '../config/feature-config';
 
 /**
  * A value that must never reach a log, an error message or a response: JSON and util.inspect show a
@@ -60,8 +61,8 @@ export const CONTEXT_TOKENS = { min: 2048, max: 2_000_000, default: 8192 } as co
 /** One entry per kind; a new kind adds its config here. */
 export type InterviewerAgentConfig = OpenAiAgentConfig;
 
-/** The interviewer agents' settings (registered by InterviewersModule with ConfigModule.forFeature). */
-export class InterviewersConfig {
+/** The interviewer agents' settings (the namespace interviewersConfig). */
+export interface InterviewersConfig {
   /** The configured agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
   readonly agents: ReadonlyMap<string, InterviewerAgentConfig>;
   /** Given to new interviews, and to those reset to the default (DEFAULT_INTERVIEWER). */
@@ -72,6 +73,8 @@ export function readInterviewersConfig(env: Env): InterviewersConfig {
   const agents = readInterviewerAgents(env);
   return { agents, defaultInterviewer: readDefaultInterviewer(env, agents) };
 }
+
+export const interviewersConfig = featureConfig('interviewers', readInterviewersConfig);
 
 type Json = Record<string, unknown>;
 

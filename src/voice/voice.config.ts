@@ -3,6 +3,7 @@ import { Env, quote, readJsonVariable } from '../config/env';
 import { Secret } from '../interviewers/interviewers.config';
 import { LANGUAGE_TAGS } from '../languages/languages';
 import { VOICE_LIMITS } from './voice.limits';
+import { featureConfig } from '../config/feature-config';
 
 /** An OpenAI-compatible transcription server (`POST {baseUrl}/audio/transcriptions`): speaches, whisper.cpp's server, LocalAI, OpenAI. */
 export interface TranscriberConfig {
@@ -31,8 +32,8 @@ export interface SpeakerConfig {
   timeoutMs: number;
 }
 
-/** The speech servers of voice interviews (registered by VoiceModule with ConfigModule.forFeature). */
-export class VoiceConfig {
+/** The speech servers of voice interviews (the namespace voiceConfig). */
+export interface VoiceConfig {
   /** TRANSCRIBER; null: no voice interviews (`mode: "voice"` is refused). */
   readonly transcriber: TranscriberConfig | null;
   /** SPEAKER; null: the room speaks questions with the browser's own speech synthesis. */
@@ -42,6 +43,8 @@ export class VoiceConfig {
 export function readVoiceConfig(env: Env): VoiceConfig {
   return { transcriber: readTranscriber(env), speaker: readSpeaker(env) };
 }
+
+export const voiceConfig = featureConfig('voice', readVoiceConfig);
 
 type Json = Record<string, unknown>;
 
