@@ -1,5 +1,6 @@
 import { IncomingHttpHeaders, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Secret } from '../config/server-fields';
 import { openAiClient, serverFailureOf } from './openai-compatible';
 
 /** The SDK's defaults that openAiClient overrides, against a real HTTP server on a free local port. */
@@ -8,7 +9,7 @@ describe('openAiClient', () => {
   let baseUrl: string;
   let requests: IncomingHttpHeaders[];
   let respond: (res: ServerResponse) => void;
-  const key = { reveal: () => 'sk-test-key' };
+  const key = new Secret('sk-test-key');
   const ask = (apiKey: typeof key | null = key, responseBytes = 1024) =>
     openAiClient({ baseUrl, apiKey, timeoutMs: 500 }, responseBytes).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
   const failureOf = (promise: Promise<unknown>) =>

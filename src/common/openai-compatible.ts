@@ -1,11 +1,12 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { Secret } from '../config/server-fields';
 
 /** A server speaking OpenAI's HTTP API (OpenAI, vLLM, Ollama, llama.cpp, LM Studio, speaches, LocalAI) as configured. */
 export interface OpenAiServer {
   /** Without a trailing slash, e.g. http://localhost:8000/v1. */
   baseUrl: string;
   /** null sends no Authorization header (a local server without keys). */
-  apiKey: { reveal(): string } | null;
+  apiKey: Secret | null;
   timeoutMs: number;
 }
 

@@ -28,6 +28,7 @@ export async function chatCompletion(
 ): Promise<ChatOutcome> {
   const { stop } = options;
   stop?.throwIfAborted();
+  // Not the SDK's ChatCompletion type: that is what OpenAI sends; other servers' bodies are checked by messageOf.
   let completion: unknown;
   try {
     completion = await openAiClient(config, options.responseBytes).chat.completions.create(
