@@ -216,38 +216,38 @@ export function labelOf(corpus: Corpus, docs: readonly number[], everywhere: Rea
     }
   }
   // The label and the leading keyphrase candidates written out in one pass; the rest one pass each, if ever reached.
+  // The label and the leading keyphrase candidates are written out in one pass over the sample, and
+  // the candidates after them likewise, a batch at a time, if the keyphrases reach them (many are
+  // passed over: "price" is in "the price", and both in "price is").
   const leading = leadingFirst(ranked, byRank, 2 * WRITTEN_AT_ONCE);
   const forms = writtenAll(corpus, sample, [best.key, ...leading.head.slice(0, WRITTEN_AT_ONCE).map(({ phrase }) => phrase.key)]);
-  const written = (key: number) => forms.get(key) ?? writtenAll(corpus, sample, [key]).get(key)!;
-  const label = written(best.key);
+  const label = forms.get(best.key)!;
   const keyphrases: string[] = [label.text];
-  for (const { phrase } of leading) {
-    if (keyphrases.length === MAX_KEYPHRASES) break;
-    const text = written(phrase.key).text;
+  let order = leading.head;
+  for (let i = 0; keyphrases.length < MAX_KEYPHRASES; i++) {
+    if (i === order.length) {
+      if (order !== leading.head) break;
+      order = [...order, ...leading.rest()];
+      if (i === order.length) break;
+    }
+    const { key } = order[i].phrase;
+    if (!forms.has(key)) for (const [k, form] of writtenAll(corpus, sample, order.slice(i, i + WRITTEN_AT_ONCE).map(({ phrase }) => phrase.key))) forms.set(k, form);
+    const { text } = forms.get(key)!;
     if (!keyphrases.some((k) => k.includes(text) || text.includes(k))) keyphrases.push(text);
   }
   return { label: label.text, key: bestStems.join(','), terms: label.terms, keyphrases };
 }
 
 /**
- * Items in the order `compare` gives (highest score first), sorting only the `size` highest scored
- * until more are asked for: a group's thousands of phrases were sorted whole for the few keyphrases
- * read off the top. The order is the full sort's, since the comparison ranks by score first.
+ * Items in the order `compare` gives (highest score first): the `size` highest scored sorted at once,
+ * the rest only when asked for. A group's thousands of phrases were sorted whole for the few
+ * keyphrases read off the top. head then rest is the full sort's order, since the comparison ranks by
+ * score first.
  */
-function leadingFirst<T extends { score: number }>(items: T[], compare: (a: T, b: T) => number, size: number): { head: T[]; [Symbol.iterator](): Iterator<T> } {
-  if (items.length <= size) {
-    const all = items.sort(compare);
-    return { head: all, [Symbol.iterator]: () => all[Symbol.iterator]() };
-  }
+function leadingFirst<T extends { score: number }>(items: T[], compare: (a: T, b: T) => number, size: number): { head: T[]; rest(): T[] } {
+  if (items.length <= size) return { head: items.sort(compare), rest: () => [] };
   const cut = Float64Array.from(items, (item) => item.score).sort()[items.length - size];
-  const head = items.filter((item) => item.score >= cut).sort(compare);
-  return {
-    head,
-    *[Symbol.iterator]() {
-      yield* head;
-      yield* items.filter((item) => item.score < cut).sort(compare);
-    },
-  };
+  return { head: items.filter((item) => item.score >= cut).sort(compare), rest: () => items.filter((item) => item.score < cut).sort(compare) };
 }
 
 /** How many answers contain each phrase, over all the answers a set of groups was found among (the "elsewhere" of labelOf). */
