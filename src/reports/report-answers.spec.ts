@@ -44,4 +44,20 @@ describe(ReportAnswers.name, () => {
     const result = await insightsOf([invite('a', 'It is fine.', { sentiment: 0.2, sentimentMethod: SENTIMENT_METHOD }), invite('b', 'No opinion.', {})]);
     expect(result.notes).toEqual([]);
   });
+
+  it('matches codes to their answers by invite and turn, in the analysis\' order or any other, and checks quotes against them', async () => {
+    const gathered = new ReportAnswers(['What do you think?'], Date.parse('2027-01-01'));
+    await gathered.add([invite('a', 'The delivery was late again and again.', {}), invite('b', 'Great recipes, I love them a lot.', {})], new Yielder());
+    const analysis = await analyzeOffline({ questions, answers: gathered.answers });
+    const quote = { linkID: 'b', turnIndex: 1, text: 'Great recipes, I love them' };
+    const forged = { linkID: 'a', turnIndex: 1, text: 'Great recipes, I love them' };
+    analysis.questions[0].quotes = [quote, forged];
+    for (const codes of [analysis.codes, [...analysis.codes].reverse()]) {
+      const result = gathered.insights({ ...analysis, codes });
+      expect(result.codes.map((c) => [c.linkID, c.answer])).toEqual(codes.map((c) => [c.linkID, c.linkID === 'a' ? 'The delivery was late again and again.' : 'Great recipes, I love them a lot.']));
+      // A quote stays only where it is the words of the turn it cites.
+      expect(result.questions[0].quotes).toEqual([quote]);
+      expect(result.droppedQuotes).toBe(1);
+    }
+  });
 });

@@ -60,7 +60,6 @@ function verifyQuotes(analysis: AnalysisResult, turns: ReadonlyMap<string, strin
  */
 export class ReportAnswers {
   readonly answers: AnalysisAnswer[] = [];
-  private readonly turns = new Map<string, string>();
   private readonly durations: number[] = [];
   /** Answers read with a score stored by an earlier method than SENTIMENT_METHOD. */
   private earlierScores = 0;
@@ -90,7 +89,6 @@ export class ReportAnswers {
         language: row.language,
         followUp: row.followUp,
       });
-      this.turns.set(`${row.linkID}#${row.turnIndex}`, row.answer);
       const meta = metaOf.get(row.linkID)?.[row.turnIndex];
       if (meta?.sentiment !== undefined && meta.sentimentMethod !== SENTIMENT_METHOD) this.earlierScores++;
       if (yielder.due()) await yielder.giveWay();
@@ -104,7 +102,7 @@ export class ReportAnswers {
    * 40% of a 100,000-answer report's time (4 s of CPU of 10), over the 20% this was allowed.
    */
   insights(analysis: AnalysisResult): AnswerInsights {
-    const checked = verifyQuotes(analysis, this.turns);
+    const checked = verifyQuotes(analysis, this.quotedTurns(analysis));
     const n = this.earlierScores;
     const note = `${n} ${n === 1 ? 'answer was' : 'answers were'} scored for sentiment when stored, by an earlier method than ${SENTIMENT_METHOD}: ${n === 1 ? 'its score is' : 'their scores are'} that method's.`;
     return {
@@ -118,15 +116,39 @@ export class ReportAnswers {
   }
 
   /**
+   * The turns the analysis quotes (`linkID#turnIndex` → the answer), found among the answers read: a
+   * report quotes some hundreds of a study's answers, so only those are keyed.
+   */
+  private quotedTurns(analysis: AnalysisResult): Map<string, string> {
+    const quoted = new Set<string>();
+    const links = new Set<string>();
+    const note = (quotes: readonly Quote[]) => quotes.forEach((q) => (quoted.add(`${q.linkID}#${q.turnIndex}`), links.add(q.linkID)));
+    for (const question of analysis.questions) [question.quotes, ...question.themes.map((t) => t.quotes)].forEach(note);
+    for (const theme of analysis.themes) note(theme.quotes);
+    const turns = new Map<string, string>();
+    for (const a of this.answers) {
+      if (!links.has(a.linkID)) continue;
+      const key = `${a.linkID}#${a.turnIndex}`;
+      if (quoted.has(key)) turns.set(key, a.answer);
+    }
+    return turns;
+  }
+
+  /**
    * Each code with its answer, matched by invite and turn. An analysis that did not code every answer
-   * it read (one made before answers were coded) gives none: its counts stay its own.
+   * it read (one made before answers were coded) gives none: its counts stay its own. The offline
+   * analysis codes the answers in the order given, so each code is first looked for at its own place.
    */
   private coded(codes: readonly AnswerCode[]): CodedAnswer[] {
     if (codes.length !== this.answers.length) return [];
-    const byTurn = new Map(this.answers.map((a) => [`${a.linkID}#${a.turnIndex}`, a]));
+    let byTurn: Map<string, AnalysisAnswer> | undefined;
     const out: CodedAnswer[] = [];
-    for (const code of codes) {
-      const answer = byTurn.get(`${code.linkID}#${code.turnIndex}`);
+    for (const [i, code] of codes.entries()) {
+      let answer: AnalysisAnswer | undefined = this.answers[i];
+      if (answer.linkID !== code.linkID || answer.turnIndex !== code.turnIndex) {
+        byTurn ??= new Map(this.answers.map((a) => [`${a.linkID}#${a.turnIndex}`, a]));
+        answer = byTurn.get(`${code.linkID}#${code.turnIndex}`);
+      }
       if (!answer) return [];
       out.push({ ...code, answer: answer.answer, words: answer.words, sentiment: answer.sentiment });
     }
