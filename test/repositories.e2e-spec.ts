@@ -87,10 +87,17 @@ describe('Repositories (SQL on the e2e database)', () => {
       await sut.insertPending({ interviewID, productID, orgID }, [fresh], now, new Date(now.getTime() + DAY));
 
       await db.transaction(async (tx) => {
-        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: '[]' });
+        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: [] });
         await sut.write(tx, started, { status: 'started', userInfo: { email: 'a@example.com', name: 'A', occupation: null }, conversation: [{ role: 'system', content: 'ok' }] }, now);
       });
-      await expect(sut.findForRoom(started)).resolves.toMatchObject({ status: 'started', interviewName: 'i', guidelines: 'Why?', productName: 'p', userInfo: JSON.stringify({ email: 'a@example.com', name: 'A', occupation: null }) });
+      await expect(sut.findForRoom(started)).resolves.toMatchObject({
+        status: 'started',
+        interview: { interviewName: 'i', guidelines: 'Why?', redactPII: false },
+        product: { name: 'p' },
+        recruitment: null,
+        userInfo: { email: 'a@example.com', name: 'A', occupation: null },
+        conversation: [{ role: 'system', content: 'ok' }],
+      });
       await expect(sut.findOwned(fresh)).resolves.toMatchObject({ invite: { linkID: fresh, status: 'pending' }, owner: { orgID, userID: null } });
 
       await db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import type { KeysetList } from '../common/keyset';
+import type { BuilderKeysetList } from '../common/keyset';
 import { rawDate } from '../database/column-types';
 import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
 import type { AnswerSourceRow } from '../invites/invites.repository';
@@ -57,7 +57,7 @@ export function chunkOf(
  * invites yields its answers as one chunk: memory holds a batch, whatever the interview's size.
  */
 export async function* answerChunks(
-  list: KeysetList<AnswerSourceRow>,
+  list: BuilderKeysetList<AnswerSourceRow>,
   questions: readonly string[],
   options: { start?: AnswersStart; questionIndex?: number; questionsIn?: QuestionsIn } = {},
 ): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {
