@@ -152,7 +152,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       const deliveryID = uuidv7();
       // Due a minute ago: only this test's delivery is old enough for the claim below to be sure to include it.
       const due = new Date(Date.now() - 60_000);
-      await db.transaction((tx) => sut.insertDeliveries(tx, [[deliveryID, webhookID, 'profile.created', '{}']], due));
+      await db.transaction((tx) => sut.insertDeliveries(tx, [{ deliveryID, webhookID, type: 'profile.created', payload: '{}' }], due));
       const now = new Date();
       const first = await sut.claim('claim-1', 1000, now, new Date(now.getTime() + 60_000));
       expect(first.map((c) => c.deliveryID)).toContain(deliveryID);
