@@ -132,6 +132,10 @@ const OWNER_FIELDS = ['p.productID', 'p.orgID', 'p.userID'];
 
 const ownerOf = (product: Product | undefined): Owned => ({ orgID: product?.orgID ?? null, userID: product?.userID ?? null });
 
+/** The interview's invites other than `linkID`: what the quality checks compare an invite with. */
+const otherInvites = (db: EntityManager, interviewID: string, linkID: string) =>
+  db.getRepository(Invite).createQueryBuilder('i').where('i.interviewID = :interviewID AND i.linkID <> :linkID', { interviewID, linkID });
+
 /** Rows per INSERT statement: about 13 parameters a row keeps 1,000 rows under SQLite's variable limit (32,766). */
 const INSERT_CHUNK = 1000;
 
@@ -377,23 +381,13 @@ export class InvitesRepository {
    */
   async answerElsewhere(db: EntityManager, interviewID: string, linkID: string, answer: string): Promise<boolean> {
     const turn = JSON.stringify({ role: 'interviewee', content: answer });
-    return db
-      .getRepository(Invite)
-      .createQueryBuilder('i')
-      .where('i.interviewID = :interviewID AND i.linkID <> :linkID AND i.answerCount > 0', { interviewID, linkID })
-      .andWhere('INSTR(i.conversation, :turn) > 0', { turn })
-      .getExists();
+    return otherInvites(db, interviewID, linkID).andWhere('i.answerCount > 0').andWhere('INSTR(i.conversation, :turn) > 0', { turn }).getExists();
   }
 
   /** Whether another invite of the interview, started before, was started with this e-mail address (any case). */
   async emailElsewhere(db: EntityManager, interviewID: string, linkID: string, email: string): Promise<boolean> {
     const needle = `"email":${JSON.stringify(email)}`.toLowerCase();
-    return db
-      .getRepository(Invite)
-      .createQueryBuilder('i')
-      .where('i.interviewID = :interviewID AND i.linkID <> :linkID AND i.startedOn IS NOT NULL', { interviewID, linkID })
-      .andWhere('INSTR(LOWER(i.userInfo), :needle) > 0', { needle })
-      .getExists();
+    return otherInvites(db, interviewID, linkID).andWhere('i.startedOn IS NOT NULL').andWhere('INSTR(LOWER(i.userInfo), :needle) > 0', { needle }).getExists();
   }
 
   /** A new invite of the open link, in the status its arrival decided. */
