@@ -4,7 +4,7 @@ import { Brackets, In, type DataSource, type EntityManager, type EntityMetadata,
 import type { Owned } from '../access/access-rule';
 import { IN_CHUNK } from '../common/limits';
 import { BuilderKeysetList } from '../common/keyset';
-import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, persisted, rawDate } from '../database/column-types';
+import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, persisted } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Recruitment } from '../recruitment/recruitment.entity';
@@ -95,10 +95,10 @@ export type InviteEvent = Pick<Invite, 'linkID' | 'interviewID' | 'productID' | 
  */
 export interface AnswerSourceRow {
   linkID: string;
-  createdAt: Date | string;
+  createdAt: Date;
   status: InviteStatus;
-  startedOn: Date | string | null;
-  completedOn: Date | string | null;
+  startedOn: Date | null;
+  completedOn: Date | null;
   language: string | null;
   userInfo: string | null;
   conversation: string;
@@ -252,8 +252,15 @@ export class InvitesRepository {
         return query;
       },
       keys: { created: 'i.createdAt', id: 'i.linkID' },
-      read: (query) => query.getRawMany<AnswerSourceRow>(),
-      keyOf: (row) => ({ createdAt: rawDate(row.createdAt), id: row.linkID }),
+      read: async (query) => {
+        const db = query.connection.manager;
+        // The times as the column type reads them; the JSON stays text.
+        return (await query.getRawMany<AnswerSourceRow>()).map((row) => {
+          const { createdAt, startedOn, completedOn } = hydrated(db, Invite, { createdAt: row.createdAt, startedOn: row.startedOn, completedOn: row.completedOn });
+          return { ...row, createdAt, startedOn, completedOn };
+        });
+      },
+      keyOf: (row) => ({ createdAt: row.createdAt, id: row.linkID }),
     });
   }
 
