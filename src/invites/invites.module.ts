@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConfigModule } from '../config/config.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewsModule } from '../interviews/interviews.module';
 import { ProductsModule } from '../products/products.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
 import { InviteLifecycleService } from './invite-lifecycle.service';
-import { InvitesConfig, readInvitesConfig } from './invites.config';
 import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
@@ -15,13 +13,11 @@ import { InviteAudioRepository } from './invite-audio.repository';
 import { Invite } from './invite.entity';
 import { InviteAudio } from './invite-audio.entity';
 
-const invitesConfig = ConfigModule.forFeature(InvitesConfig, readInvitesConfig);
-
 @Module({
-  imports: [TypeOrmModule.forFeature([Invite, InviteAudio]), invitesConfig, IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Invite, InviteAudio]), IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService, InvitesRepository, InviteAudioRepository],
   // The HTTP service's expiry sweeper (AppModule) reads the invites' settings too.
-  exports: [InvitesService, InviteLifecycleService, InvitesRepository, invitesConfig],
+  exports: [InvitesService, InviteLifecycleService, InvitesRepository],
 })
 export class InvitesModule {}
