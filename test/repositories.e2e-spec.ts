@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { productScopeSql } from '../src/access/access-rule';
+import { productScopeSql, productScopeWhere } from '../src/access/access-rule';
 import { newUrlSecrets, uuidv7 } from '../src/common/ids';
 import { InterviewsRepository } from '../src/interviews/interviews.repository';
 import { InvitesRepository } from '../src/invites/invites.repository';
@@ -39,8 +39,8 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const ids = [await product({ orgID }, 'a'), await product({ orgID, userID: 'u1' }, 'b'), await product({ orgID: uniq('other'), userID: 'u1' }, 'c')];
       await sut.update(ids[0], { name: 'renamed', url: 'https://x.example' }, new Date());
-      await expect(sut.findById(ids[0])).resolves.toEqual({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
-      await expect(sut.findById('no-such-product')).resolves.toBeUndefined();
+      await expect(sut.findById(ids[0])).resolves.toMatchObject({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
+      await expect(sut.findById('no-such-product')).resolves.toBeNull();
 
       const all = sut.list({ orgID }, undefined);
       const first = await all.page(1);
@@ -50,7 +50,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       await expect(all.countUpTo(1)).resolves.toBe(1);
       await expect(all.countUpTo(10)).resolves.toBe(2);
       // A token of user u1 alone sees b of this organization, not a.
-      const scoped = sut.list({ orgID }, productScopeSql({ isAdmin: false, orgID: null, userID: 'u1' }, 'p'));
+      const scoped = sut.list({ orgID }, productScopeWhere({ isAdmin: false, orgID: null, userID: 'u1' }, 'p'));
       expect((await scoped.page(10)).rows.map((r) => r.productID)).toEqual([ids[1]]);
     });
   });
