@@ -62,14 +62,15 @@ describe('Repositories (SQL on the e2e database)', () => {
       const productID = await product({ orgID, userID: 'u9' });
       const interviewID = await interview(productID);
       const fieldwork = { translations: null, language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
-      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork }, owner: { orgID, userID: 'u9' } };
+      const times = { createdAt: expect.any(Date), updatedAt: expect.any(Date) };
+      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork, ...times }, owner: { orgID, userID: 'u9' } };
       await expect(sut.findOwned(interviewID)).resolves.toEqual(owned);
       await db.transaction(async (tx) => {
         await expect(sut.findOwned(interviewID, { db: tx, lock: true })).resolves.toEqual(owned);
         await expect(sut.hasInvites(interviewID, tx)).resolves.toBe(false);
-        await sut.update(interviewID, { interviewName: 'moved', guidelines: null }, new Date(), tx);
+        await sut.update(interviewID, { interviewName: 'moved', guidelines: null, translations: { fr: 'Pourquoi ?' }, redactPII: true, retentionDays: 30 }, new Date(), tx);
       });
-      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null } });
+      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null, translations: { fr: 'Pourquoi ?' }, redactPII: true, retentionDays: 30, keepAudio: false } });
       await t.app.get(InvitesRepository).insertPending({ interviewID, productID, orgID }, newUrlSecrets(1), new Date(), new Date(Date.now() + DAY));
       await expect(sut.hasInvites(interviewID, db.manager)).resolves.toBe(true);
     });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TokensService } from '../auth/tokens.service';
 import { uuidv7 } from '../common/ids';
-import { NewInterviewRow, InterviewsRepository } from '../interviews/interviews.repository';
+import { NewInterview, InterviewsRepository } from '../interviews/interviews.repository';
 import { BUILT_IN_INTERVIEWER } from '../interviewers/interviewer.limits';
 import { InviteLifecycleService } from '../invites/invite-lifecycle.service';
 import { InvitesService } from '../invites/invites.service';
@@ -99,10 +99,10 @@ export class SeedService {
     }
     progress.stop();
 
-    const interviews: NewInterviewRow[] = [];
+    const interviews: NewInterview[] = [];
     progress.start(products.length * o.interviews, 'interviews');
     for (const product of products) {
-      const batch: NewInterviewRow[] = [];
+      const batch: NewInterview[] = [];
       for (let k = 0; k < o.interviews; k++) {
         batch.push({
           interviewID: uuidv7(),
