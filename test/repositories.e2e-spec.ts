@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { productScopeWhere } from '../src/access/access-rule';
+import { productScopeSql } from '../src/access/access-rule';
 import { newUrlSecrets, uuidv7 } from '../src/common/ids';
 import { InterviewsRepository } from '../src/interviews/interviews.repository';
 import { InvitesRepository } from '../src/invites/invites.repository';
@@ -50,7 +50,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       await expect(all.countUpTo(1)).resolves.toBe(1);
       await expect(all.countUpTo(10)).resolves.toBe(2);
       // A token of user u1 alone sees b of this organization, not a.
-      const scoped = sut.list({ orgID }, productScopeWhere({ isAdmin: false, orgID: null, userID: 'u1' }, 'p'));
+      const scoped = sut.list({ orgID }, productScopeSql({ isAdmin: false, orgID: null, userID: 'u1' }, 'p'));
       expect((await scoped.page(10)).rows.map((r) => r.productID)).toEqual([ids[1]]);
     });
   });
@@ -130,7 +130,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       });
       await expect(sut.findById(profileID)).resolves.toMatchObject({ metadata: { ...empty, interview_count: 2 }, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3, createdAt: expect.any(Date) });
       await expect(sut.productsOf([profileID], undefined)).resolves.toEqual(new Map([[profileID, [mine, theirs]]]));
-      await expect(sut.productsOf([profileID], productScopeWhere({ isAdmin: false, orgID, userID: null }, 'p'))).resolves.toEqual(new Map([[profileID, [mine]]]));
+      await expect(sut.productsOf([profileID], productScopeSql({ isAdmin: false, orgID, userID: null }, 'p'))).resolves.toEqual(new Map([[profileID, [mine]]]));
     });
   });
 

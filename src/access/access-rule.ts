@@ -1,4 +1,3 @@
-import { Brackets } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import type { SqlCondition } from '../common/keyset';
 
@@ -35,20 +34,6 @@ export function productScopeSql(viewer: Viewer, alias: string): SqlCondition | u
   }
   // A scoped token always has an org or a user (the CLI refuses otherwise); fail closed anyway.
   return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params };
-}
-
-/**
- * The same rule on a QueryBuilder's alias of an entity owned by `orgID` and `userID` (products,
- * erasures), for lists; undefined for admin.
- */
-export function productScopeWhere(viewer: Viewer, alias: string): Brackets | undefined {
-  if (viewer.isAdmin) return undefined;
-  return new Brackets((qb) => {
-    // A scoped token always has an org or a user (the CLI refuses otherwise); fail closed anyway.
-    if (viewer.orgID === null && viewer.userID === null) qb.where('1 = 0');
-    if (viewer.orgID !== null) qb.orWhere(`${alias}.orgID = :scopeOrgID`, { scopeOrgID: viewer.orgID });
-    if (viewer.userID !== null) qb.orWhere(`${alias}.userID = :scopeUserID`, { scopeUserID: viewer.userID });
-  });
 }
 
 /** A webhook endpoint sees what a token with its orgID and userID would: never as an admin. */

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Brackets } from 'typeorm';
 import type { SqlCondition } from '../common/keyset';
 import { OutOfScopeException } from './access.errors';
-import { Owned, Viewer, canSee, productScopeSql, productScopeWhere } from './access-rule';
+import { Owned, Viewer, canSee, productScopeSql } from './access-rule';
 
 /**
  * Who may read and write what: every visibility decision of the API goes through here. Each module's
@@ -40,10 +39,5 @@ export class AccessService {
    */
   listScope(viewer: Viewer, ownedAlias: string): SqlCondition | undefined {
     return productScopeSql(viewer, ownedAlias);
-  }
-
-  /** listScope for a QueryBuilder: the condition on an alias of an entity owned by orgID and userID (products, erasures). */
-  listScopeWhere(viewer: Viewer, ownedAlias: string): Brackets | undefined {
-    return productScopeWhere(viewer, ownedAlias);
   }
 }

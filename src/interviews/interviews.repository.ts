@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
-import { EntityKeysetList } from '../common/keyset';
+import { BuilderKeysetList } from '../common/keyset';
 import { FOR_UPDATE } from '../database/column-types';
 import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
@@ -80,10 +80,11 @@ export class InterviewsRepository {
     return db.getRepository(Invite).existsBy({ interviewID });
   }
 
-  list(productID: string): EntityKeysetList<Interview> {
-    return new EntityKeysetList<Interview>({
-      rows: () => this.dataSource.getRepository(Interview).createQueryBuilder('i').where('i.productID = :productID', { productID }),
-      keys: { created: 'createdAt', id: 'interviewID' },
+  list(productID: string): BuilderKeysetList<Interview> {
+    return new BuilderKeysetList<Interview>({
+      query: () => this.dataSource.getRepository(Interview).createQueryBuilder('i').where('i.productID = :productID', { productID }),
+      keys: { created: 'i.createdAt', id: 'i.interviewID' },
+      keyOf: (i) => ({ createdAt: i.createdAt, id: i.interviewID }),
     });
   }
 }

@@ -73,7 +73,7 @@ export class ParticipantsService {
     const profiles = [];
     if (profile) {
       const row = await this.profiles.findById(profile.profileID);
-      const visible = (await this.profiles.productsOf([profile.profileID], this.access.listScopeWhere(principal, 'p'))).get(profile.profileID) ?? [];
+      const visible = (await this.profiles.productsOf([profile.profileID], this.access.listScope(principal, 'p'))).get(profile.profileID) ?? [];
       if (row) profiles.push(profileDtoOf(row, visible));
     }
     return { email: dto.email, invites: invites.map((row) => inviteDtoOf(row)), profiles };

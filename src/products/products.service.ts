@@ -68,7 +68,7 @@ export class ProductsService {
 
   async list(query: ListProductsQueryDto, principal: Principal): Promise<ListAnswer<ProductDto>> {
     if (query.orgID === undefined && query.userID === undefined) throw new MissingOneOfException(OWNERS);
-    const list = this.products.list({ orgID: query.orgID, userID: query.userID }, this.access.listScopeWhere(principal, 'p'));
+    const list = this.products.list({ orgID: query.orgID, userID: query.userID }, this.access.listScope(principal, 'p'));
     return answerList(query, list, (rows) => rows.map(toDto));
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { In, type Brackets, type DataSource, type EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
-import { EntityKeysetList } from '../common/keyset';
+import { BuilderKeysetList, SqlCondition, namedCondition } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE } from '../database/column-types';
 import { Product } from '../products/product.entity';
@@ -21,20 +21,21 @@ export class ProfilesRepository {
   }
 
   /** Profiles of one product, in the lists' order. */
-  list(productID: string): EntityKeysetList<Profile> {
-    return new EntityKeysetList<Profile>({
-      rows: () =>
+  list(productID: string): BuilderKeysetList<Profile> {
+    return new BuilderKeysetList<Profile>({
+      query: () =>
         this.dataSource
           .getRepository(Profile)
           .createQueryBuilder('pr')
           .innerJoin(ProfileProduct, 'pp', 'pp.profileID = pr.profileID')
           .where('pp.productID = :productID', { productID }),
-      keys: { created: 'createdAt', id: 'profileID' },
+      keys: { created: 'pr.createdAt', id: 'pr.profileID' },
+      keyOf: (pr) => ({ createdAt: pr.createdAt, id: pr.profileID }),
     });
   }
 
   /** For each profile, its products within `scope` (a condition on products `p`), oldest product first. */
-  async productsOf(profileIDs: string[], scope: Brackets | undefined): Promise<Map<string, string[]>> {
+  async productsOf(profileIDs: string[], scope: SqlCondition | undefined): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     for (let i = 0; i < profileIDs.length; i += IN_CHUNK) {
       const qb = this.dataSource
@@ -42,7 +43,7 @@ export class ProfilesRepository {
         .createQueryBuilder('pp')
         .innerJoin('pp.product', 'p')
         .where({ profileID: In(profileIDs.slice(i, i + IN_CHUNK)) });
-      if (scope) qb.andWhere(scope);
+      if (scope) qb.andWhere(...namedCondition(scope, 'scope'));
       for (const link of await qb.orderBy('p.createdAt', 'ASC').addOrderBy('p.productID', 'ASC').getMany()) {
         const list = out.get(link.profileID);
         if (list) list.push(link.productID);

@@ -163,7 +163,7 @@ export class ProfilesService {
   /** Visible when any of its products is; productIDs lists only the products the caller can see. */
   async getOne(profileID: string, principal: Principal): Promise<ProfileDto> {
     const profile = await this.profiles.findById(profileID);
-    const productIDs = profile ? ((await this.profiles.productsOf([profileID], this.access.listScopeWhere(principal, 'p'))).get(profileID) ?? []) : [];
+    const productIDs = profile ? ((await this.profiles.productsOf([profileID], this.access.listScope(principal, 'p'))).get(profileID) ?? []) : [];
     if (!profile || productIDs.length === 0) throw new ProfileNotFoundException(profileID);
     return profileDtoOf(profile, productIDs);
   }
@@ -173,7 +173,7 @@ export class ProfilesService {
     return answerList(query, this.profiles.list(query.productID), async (rows) => {
       const productIDs = await this.profiles.productsOf(
         rows.map((r) => r.profileID),
-        this.access.listScopeWhere(principal, 'p'),
+        this.access.listScope(principal, 'p'),
       );
       return rows.map((r) => profileDtoOf(r, productIDs.get(r.profileID) ?? [query.productID]));
     });
