@@ -120,8 +120,8 @@ describe('Repositories (SQL on the e2e database)', () => {
         await sut.insert(tx, { profileID, firstName: 'Ada', lastName: null, metadata: empty, details, history: [], createdAt: new Date(), ownerKey, email: 'ada@example.com', sentimentTurns: 0 }, [mine]);
         await sut.linkProduct(tx, profileID, theirs);
         await sut.linkProduct(tx, profileID, theirs);
-        await expect(sut.lockMatching(tx, ownerKey, 'ada@example.com')).resolves.toMatchObject({ profileID, firstName: 'Ada', sentimentTurns: 0 });
-        await expect(sut.lockMatching(tx, `org:${uniq('x')}`, 'ada@example.com')).resolves.toBeNull();
+        await expect(sut.findMatching(tx, ownerKey, 'ada@example.com', { lock: true })).resolves.toMatchObject({ profileID, firstName: 'Ada', sentimentTurns: 0 });
+        await expect(sut.findMatching(tx, `org:${uniq('x')}`, 'ada@example.com', { lock: true })).resolves.toBeNull();
         await sut.update(tx, profileID, { metadata: { ...empty, interview_count: 2 }, details, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3 });
         await expect(sut.productsWithOwners(tx, profileID)).resolves.toEqual([
           { productID: mine, orgID, userID: null },

@@ -67,9 +67,9 @@ export class ProfilesRepository {
     return products.map((p) => ({ productID: p.productID, orgID: p.orgID, userID: p.userID }));
   }
 
-  /** The profile of an owner's interviewee with this email (lower-cased), locked until the transaction ends (MySQL). */
-  lockMatching(db: EntityManager, ownerKey: string, email: string): Promise<Profile | null> {
-    return db.getRepository(Profile).findOne({ where: { ownerKey, email }, ...FOR_UPDATE });
+  /** The profile of an owner's interviewee with this email (lower-cased); with `lock`, locked until the transaction ends (MySQL). */
+  findMatching(db: EntityManager, ownerKey: string, email: string, options: { lock: boolean }): Promise<Profile | null> {
+    return db.getRepository(Profile).findOne({ where: { ownerKey, email }, ...(options.lock ? FOR_UPDATE : {}) });
   }
 
   async insert(db: EntityManager, profile: Profile, productIDs: string[]): Promise<void> {

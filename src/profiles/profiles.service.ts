@@ -87,7 +87,7 @@ export class ProfilesService {
     if (ownerKey === null || email === null) return null;
     const scores = c.scores.filter((score) => score !== null);
     const at = c.completedOn.toISOString();
-    const found = await this.profiles.lockMatching(db, ownerKey, email);
+    const found = await this.profiles.findMatching(db, ownerKey, email, { lock: true });
     if (!found) {
       const { first, rest } = splitName(c.person.name);
       const sentiment = foldMean(null, 0, scores);
