@@ -15,8 +15,9 @@ export type ProductChanges = Partial<NewProduct>;
 export class ProductsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** Every request about a product, an interview or an invite reads its product first: a QueryBuilder, which skips the find options' layer. */
   findById(productID: string, db: EntityManager = this.dataSource.manager): Promise<Product | null> {
-    return db.getRepository(Product).findOneBy({ productID });
+    return db.getRepository(Product).createQueryBuilder('p').where('p.productID = :productID', { productID }).getOne();
   }
 
   async insert(productID: string, product: NewProduct, now: Date): Promise<void> {
