@@ -4,10 +4,10 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 import { ApiToken } from '../auth/api-token.entity';
 import { InviteAudio } from '../invites/invite-audio.entity';
 import { Invite } from '../invites/invite.entity';
-import type { Owned } from '../access/access-rule';
+import { OwnerFilter, ownedWithin, type Owned } from '../access/access-rule';
 import type { InviteRow } from '../invites/invites.repository';
 import { IN_CHUNK } from '../common/limits';
-import { BuilderKeysetList, SqlCondition, namedCondition } from '../common/keyset';
+import { BuilderKeysetList, SqlCondition } from '../common/keyset';
 import { FOR_UPDATE_SQL, forUpdate } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
@@ -135,15 +135,9 @@ export class ParticipantsRepository {
   }
 
   /** Erasures of an organization and/or a user, within what the caller may see (a condition on `e`), in the lists' order. */
-  listErasures(filter: { orgID?: string; userID?: string }, scope: SqlCondition | undefined): BuilderKeysetList<Erasure> {
+  listErasures(filter: OwnerFilter, scope: SqlCondition | undefined): BuilderKeysetList<Erasure> {
     return new BuilderKeysetList<Erasure>({
-      query: () => {
-        const qb = this.dataSource.getRepository(Erasure).createQueryBuilder('e');
-        if (filter.orgID !== undefined) qb.andWhere('e.orgID = :orgID', { orgID: filter.orgID });
-        if (filter.userID !== undefined) qb.andWhere('e.userID = :userID', { userID: filter.userID });
-        if (scope) qb.andWhere(...namedCondition(scope, 'scope'));
-        return qb;
-      },
+      query: () => ownedWithin(this.dataSource.getRepository(Erasure).createQueryBuilder('e'), filter, scope),
       keys: { created: 'e.createdAt', id: 'e.erasureID' },
       keyOf: (e) => ({ createdAt: e.createdAt, id: e.erasureID }),
     });

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { BuilderKeysetList, SqlCondition, namedCondition } from '../common/keyset';
+import { OwnerFilter, ownedWithin } from '../access/access-rule';
+import { BuilderKeysetList, SqlCondition } from '../common/keyset';
 import { Product } from './product.entity';
 
 /** A new product: its fields without its identifier and times. */
@@ -35,15 +36,9 @@ export class ProductsRepository {
   }
 
   /** Products of an organization and/or a user, within the caller's scope (a condition on `p`), in the lists' order. */
-  list(filter: { orgID?: string; userID?: string }, scope: SqlCondition | undefined): BuilderKeysetList<Product> {
+  list(filter: OwnerFilter, scope: SqlCondition | undefined): BuilderKeysetList<Product> {
     return new BuilderKeysetList<Product>({
-      query: () => {
-        const qb = this.dataSource.getRepository(Product).createQueryBuilder('p');
-        if (filter.orgID !== undefined) qb.andWhere('p.orgID = :orgID', { orgID: filter.orgID });
-        if (filter.userID !== undefined) qb.andWhere('p.userID = :userID', { userID: filter.userID });
-        if (scope) qb.andWhere(...namedCondition(scope, 'scope'));
-        return qb;
-      },
+      query: () => ownedWithin(this.dataSource.getRepository(Product).createQueryBuilder('p'), filter, scope),
       keys: { created: 'p.createdAt', id: 'p.productID' },
       keyOf: (p) => ({ createdAt: p.createdAt, id: p.productID }),
     });
