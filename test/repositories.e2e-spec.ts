@@ -39,7 +39,7 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const ids = [await product({ orgID }, 'a'), await product({ orgID, userID: 'u1' }, 'b'), await product({ orgID: uniq('other'), userID: 'u1' }, 'c')];
       await sut.update(ids[0], { name: 'renamed', url: 'https://x.example' }, new Date());
-      await expect(sut.findById(ids[0])).resolves.toMatchObject({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
+      await expect(sut.findById(ids[0])).resolves.toEqual({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
       await expect(sut.findById('no-such-product')).resolves.toBeNull();
 
       const all = sut.list({ orgID }, undefined);
