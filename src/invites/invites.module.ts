@@ -1,24 +1,20 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule } from '../config/config.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewsModule } from '../interviews/interviews.module';
 import { ProductsModule } from '../products/products.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
 import { InviteLifecycleService } from './invite-lifecycle.service';
-import { InvitesConfig, readInvitesConfig } from './invites.config';
 import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
 import { InviteAudioRepository } from './invite-audio.repository';
 
-const invitesConfig = ConfigModule.forFeature(InvitesConfig, readInvitesConfig);
-
 @Module({
-  imports: [invitesConfig, IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
+  imports: [IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService, InvitesRepository, InviteAudioRepository],
   // The HTTP service's expiry sweeper (AppModule) reads the invites' settings too.
-  exports: [InvitesService, InviteLifecycleService, InvitesRepository, invitesConfig],
+  exports: [InvitesService, InviteLifecycleService, InvitesRepository],
 })
 export class InvitesModule {}

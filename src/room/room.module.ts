@@ -1,12 +1,10 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { jsonBody } from '../common/json-body';
-import { ConfigModule } from '../config/config.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
 import { InvitesModule } from '../invites/invites.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RoomPageController } from './room-page.controller';
-import { RoomConfig, readRoomConfig } from './room.config';
 import { RoomController } from './room.controller';
 import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
@@ -28,7 +26,7 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
  * limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
  */
 @Module({
-  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule, VoiceModule, RecruitmentModule],
+  imports: [InvitesModule, InterviewersModule, RateLimitModule, VoiceModule, RecruitmentModule],
   controllers: [RoomController, RoomVoiceController, RoomPageController],
   providers: [RoomService],
   exports: [RoomService],
