@@ -88,10 +88,17 @@ describe('Repositories (SQL on the e2e database)', () => {
       await sut.insertPending({ interviewID, productID, orgID }, [fresh], now, new Date(now.getTime() + DAY));
 
       await db.transaction(async (tx) => {
-        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: '[]' });
+        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: [] });
         await sut.write(tx, started, { status: 'started', userInfo: { email: 'a@example.com', name: 'A', occupation: null }, conversation: [{ role: 'system', content: 'ok' }] }, now);
       });
-      await expect(sut.findForRoom(started)).resolves.toMatchObject({ status: 'started', interviewName: 'i', guidelines: 'Why?', productName: 'p', userInfo: JSON.stringify({ email: 'a@example.com', name: 'A', occupation: null }) });
+      await expect(sut.findForRoom(started)).resolves.toMatchObject({
+        status: 'started',
+        interview: { interviewName: 'i', guidelines: 'Why?', redactPII: false },
+        product: { name: 'p' },
+        recruitment: null,
+        userInfo: { email: 'a@example.com', name: 'A', occupation: null },
+        conversation: [{ role: 'system', content: 'ok' }],
+      });
       await expect(sut.findOwned(fresh)).resolves.toMatchObject({ invite: { linkID: fresh, status: 'pending' }, owner: { orgID, userID: null } });
 
       await db.transaction(async (tx) => {
@@ -103,6 +110,36 @@ describe('Repositories (SQL on the e2e database)', () => {
       const rows = await sut.eventRows(db.manager, [overdue, started, fresh]);
       expect(Object.fromEntries(rows.map((r) => [r.linkID, r.status]))).toEqual({ [overdue]: 'expired', [started]: 'expired', [fresh]: 'expired' });
       expect(rows[0].owner).toEqual({ orgID, userID: null });
+    });
+    it('lists an interview\'s invites a page at a time, tallies them, and reads their answers with the JSON as stored', async () => {
+      const sut = t.app.get(InvitesRepository);
+      const orgID = uniq('org');
+      const productID = await product({ orgID });
+      const interviewID = await interview(productID);
+      const created = new Date('2026-03-04T05:06:07.089Z');
+      const ids = newUrlSecrets(3).sort();
+      await sut.insertPending({ interviewID, productID, orgID, segment: 'a' }, ids, created, new Date(created.getTime() + DAY));
+      const conversation = [{ role: 'interviewee' as const, content: 'Yes.' }];
+      await db.transaction((tx) => sut.write(tx, ids[1], { status: 'started', startedOn: created, conversation, turnMeta: [{ at: null, questionIndex: null }], answerCount: 1 }, created));
+
+      const list = sut.list({ interviewID, segment: 'a' });
+      const first = await list.page(2);
+      expect(first.rows.map((r) => r.linkID)).toEqual(ids.slice(0, 2));
+      expect(first.rows[1]).toMatchObject({ createdAt: created, conversation, userInfo: null, segment: 'a' });
+      const second = await list.page(2, first.next);
+      expect({ ids: second.rows.map((r) => r.linkID), next: second.next }).toEqual({ ids: [ids[2]], next: undefined });
+      // A list of finer things than invites resumes inside the invite its cursor names.
+      expect((await list.page(2, first.next, true)).rows.map((r) => r.linkID)).toEqual(ids.slice(1));
+      await expect(list.countUpTo(2)).resolves.toBe(2);
+      await expect(list.countUpTo(10)).resolves.toBe(3);
+
+      await expect(sut.tally(interviewID)).resolves.toEqual({ byStatus: { pending: 2, started: 1 }, started: 1, answers: 1 });
+      const [source] = (await sut.answerSources(interviewID, { withPerson: false }).page(10)).rows;
+      expect(source).toMatchObject({ linkID: ids[1], status: 'started', userInfo: null, conversation: JSON.stringify(conversation), turnMeta: JSON.stringify([{ at: null, questionIndex: null }]) });
+      await db.transaction(async (tx) => {
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Yes.')).resolves.toBe(true);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[1], 'Yes.')).resolves.toBe(false);
+      });
     });
   });
 
@@ -149,7 +186,11 @@ describe('Repositories (SQL on the e2e database)', () => {
       const deliveryID = uuidv7();
       // Due a minute ago: only this test's delivery is old enough for the claim below to be sure to include it.
       const due = new Date(Date.now() - 60_000);
-      await db.transaction((tx) => sut.insertDeliveries(tx, [[deliveryID, webhookID, 'profile.created', '{}']], due));
+      await db.transaction((tx) => sut.insertDeliveries(tx, [{ deliveryID, webhookID, type: 'profile.created', payload: '{}' }], due));
+      const backlog = await sut.dueBacklog(new Date());
+      expect(backlog.count).toBeGreaterThanOrEqual(1);
+      expect(backlog.oldestDue).toBeInstanceOf(Date);
+      expect(backlog.oldestDue!.getTime()).toBeLessThanOrEqual(due.getTime());
       const now = new Date();
       const first = await sut.claim('claim-1', 1000, now, new Date(now.getTime() + 60_000));
       expect(first.map((c) => c.deliveryID)).toContain(deliveryID);
@@ -161,6 +202,14 @@ describe('Repositories (SQL on the e2e database)', () => {
       await expect(sut.settle(db.manager, { deliveryID, claimToken: 'claim-1' }, { status: 'delivered', nextAttemptAt: null }, now)).resolves.toBe(true);
       await expect(sut.findDelivery(deliveryID)).resolves.toMatchObject({ status: 'delivered', claimToken: null, owner: { orgID, userID: null }, webhookStatus: 'active' });
       await expect(sut.requeue(deliveryID, now)).resolves.toBe(true);
+
+      const attemptedAt = new Date('2026-05-06T07:08:09.012Z');
+      await sut.insertAttempt(db.manager, { attemptID: uuidv7(), deliveryID, webhookID, attemptedAt, statusCode: 204, error: null, durationMs: 12 });
+      const [listed] = (await sut.listEndpoints({ orgID }, productScopeSql({ isAdmin: false, orgID, userID: null }, 'w')).page(10)).rows;
+      expect(listed).toMatchObject({ webhookID, events: null, createdAt: expect.any(Date), lastAttemptID: expect.any(String) });
+      expect(listed).not.toHaveProperty('secret');
+      await expect(sut.attemptsById([listed.lastAttemptID!])).resolves.toEqual([expect.objectContaining({ deliveryID, attemptedAt, statusCode: 204, delivery: expect.objectContaining({ type: 'profile.created' }) })]);
+      await expect(sut.listEndpoints({ orgID }, productScopeSql({ isAdmin: false, orgID: uniq('other'), userID: null }, 'w')).page(10)).resolves.toEqual({ rows: [] });
       await sut.deleteEndpoint(webhookID);
       await expect(sut.findDelivery(deliveryID)).resolves.toBeUndefined();
     });

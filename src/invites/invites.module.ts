@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewsModule } from '../interviews/interviews.module';
 import { ProductsModule } from '../products/products.module';
@@ -9,9 +10,11 @@ import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
 import { InviteAudioRepository } from './invite-audio.repository';
+import { Invite } from './invite.entity';
+import { InviteAudio } from './invite-audio.entity';
 
 @Module({
-  imports: [IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Invite, InviteAudio]), IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService, InvitesRepository, InviteAudioRepository],
   // The HTTP service's expiry sweeper (AppModule) reads the invites' settings too.

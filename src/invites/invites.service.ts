@@ -15,7 +15,7 @@ import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
-import { InviteRow, InvitesRepository } from './invites.repository';
+import { InviteRow, InviteView, InvitesRepository } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,24 +28,41 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const STREAM_CHUNK = 100;
 
 /** An invite as the API shows it. */
-export function inviteDtoOf(r: InviteRow): InviteDto {
+export function inviteDtoOf(invite: InviteView | InviteRow): InviteDto {
+  const r = typeof invite.conversation === 'string' ? viewOfRow(invite as InviteRow) : (invite as InviteView);
   return {
     linkID: r.linkID,
     interviewID: r.interviewID,
     productID: r.productID,
     orgID: r.orgID,
-    userInfo: r.userInfo === null ? null : JSON.parse(r.userInfo),
+    userInfo: r.userInfo,
     status: r.status,
-    timestamp: rawDate(r.createdAt).toISOString(),
-    completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
-    expires_on: rawDate(r.expiresAt).toISOString(),
-    conversation: JSON.parse(r.conversation),
+    timestamp: r.createdAt.toISOString(),
+    completed_on: r.completedOn === null ? null : r.completedOn.toISOString(),
+    expires_on: r.expiresAt.toISOString(),
+    conversation: r.conversation,
     source: r.source,
     participantID: r.participantID,
     segment: r.segment,
-    passthrough: r.passthrough === null ? null : JSON.parse(r.passthrough),
-    screener: r.screener === null ? null : JSON.parse(r.screener),
-    quality: r.quality === null ? null : JSON.parse(r.quality),
+    passthrough: r.passthrough,
+    screener: r.screener,
+    quality: r.quality,
+  };
+}
+
+/** @deprecated an invite read by SQL text, as the entity's column types would have read it: goes with InviteRow. */
+function viewOfRow(r: InviteRow): InviteView {
+  const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+  return {
+    ...r,
+    userInfo: json(r.userInfo),
+    createdAt: rawDate(r.createdAt),
+    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
+    expiresAt: rawDate(r.expiresAt),
+    conversation: JSON.parse(r.conversation),
+    passthrough: json(r.passthrough),
+    screener: json(r.screener),
+    quality: json(r.quality),
   };
 }
 
