@@ -9,7 +9,7 @@ import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Recruitment } from '../recruitment/recruitment.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
-import type { InviteSource, InviteStatus } from './invite-status';
+import type { InviteStatus } from './invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
 
@@ -35,30 +35,6 @@ export const INVITE_FIELDS = [
 
 /** An invite as the API shows it. */
 export type InviteView = Pick<Invite, (typeof INVITE_FIELDS)[number]>;
-
-/**
- * An invite as plain SQL gives it (JSON as text, times as the driver gives them), for the readers that
- * still select it themselves (participants' export); inviteDtoOf takes either form.
- * @deprecated read the Invite entity instead; this goes once no reader selects invites by SQL text.
- */
-export interface InviteRow {
-  linkID: string;
-  interviewID: string;
-  productID: string;
-  orgID: string | null;
-  userInfo: string | null;
-  status: InviteStatus;
-  createdAt: Date | string;
-  completedOn: Date | string | null;
-  expiresAt: Date | string;
-  conversation: string;
-  source: InviteSource;
-  participantID: string | null;
-  segment: string | null;
-  passthrough: string | null;
-  screener: string | null;
-  quality: string | null;
-}
 
 /** An invite with what the interview room reads with it: its interview, its product and its interview's recruitment (if any). */
 export type InviteInRoom = Invite & { interview: Interview; product: Product; recruitment: Pick<Recruitment, 'redirects'> | null };

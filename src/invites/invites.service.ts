@@ -5,7 +5,6 @@ import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { newUrlSecrets } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
-import { rawDate } from '../database/column-types';
 import { InterviewsService } from '../interviews/interviews.service';
 import { ProductsService } from '../products/products.service';
 import { InviteDto } from './dto/invite.dto';
@@ -15,7 +14,7 @@ import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
-import { InviteRow, InviteView, InvitesRepository } from './invites.repository';
+import { InviteView, InvitesRepository } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,8 +27,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const STREAM_CHUNK = 100;
 
 /** An invite as the API shows it. */
-export function inviteDtoOf(invite: InviteView | InviteRow): InviteDto {
-  const r = typeof invite.conversation === 'string' ? viewOfRow(invite as InviteRow) : (invite as InviteView);
+export function inviteDtoOf(r: InviteView): InviteDto {
   return {
     linkID: r.linkID,
     interviewID: r.interviewID,
@@ -47,22 +45,6 @@ export function inviteDtoOf(invite: InviteView | InviteRow): InviteDto {
     passthrough: r.passthrough,
     screener: r.screener,
     quality: r.quality,
-  };
-}
-
-/** @deprecated an invite read by SQL text, as the entity's column types would have read it: goes with InviteRow. */
-function viewOfRow(r: InviteRow): InviteView {
-  const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-  return {
-    ...r,
-    userInfo: json(r.userInfo),
-    createdAt: rawDate(r.createdAt),
-    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
-    expiresAt: rawDate(r.expiresAt),
-    conversation: JSON.parse(r.conversation),
-    passthrough: json(r.passthrough),
-    screener: json(r.screener),
-    quality: json(r.quality),
   };
 }
 

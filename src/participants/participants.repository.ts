@@ -5,10 +5,10 @@ import { ApiToken } from '../auth/api-token.entity';
 import { InviteAudio } from '../invites/invite-audio.entity';
 import { Invite } from '../invites/invite.entity';
 import { OwnerFilter, ownedWithin, type Owned } from '../access/access-rule';
-import type { InviteRow } from '../invites/invites.repository';
+import { INVITE_FIELDS, type InviteView } from '../invites/invites.repository';
 import { IN_CHUNK } from '../common/limits';
 import { BuilderKeysetList, SqlCondition } from '../common/keyset';
-import { FOR_UPDATE_SQL, forUpdate } from '../database/column-types';
+import { forUpdate } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
 import { OwnedProduct, ProfilesRepository } from '../profiles/profiles.repository';
@@ -21,15 +21,8 @@ export function ownerKeyOf(owner: DataOwner): string {
   return `${owner.kind}:${owner.id}`;
 }
 
-/**
- * An invite as an erasure or an export finds it: the person's data still as text, and who sees its product.
- * Read by SQL text while the export shows it through inviteDtoOf, which takes InviteRow: both go to the
- * Invite entity together.
- */
-export interface PersonInviteRow extends InviteRow {
-  productOrgID: string | null;
-  productUserID: string | null;
-}
+/** An invite as an erasure or an export finds it, with who sees its product. */
+export type PersonInvite = InviteView & { product: Owned };
 
 /** A finished invite the retention sweep found due, with its product's owners. */
 export type DueInvite = Pick<Invite, 'linkID' | 'interviewID' | 'productID' | 'orgID' | 'userInfo'> & { product: Owned };
@@ -43,12 +36,6 @@ export interface NewErasure {
   profiles: number;
   reports: number;
 }
-
-const INVITE_COLUMNS =
-  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, i.status AS status, ' +
-  'i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation, ' +
-  'i.source AS source, i.participant_id AS participantID, i.segment AS segment, i.passthrough AS passthrough, i.screener AS screener, i.quality AS quality, ' +
-  'p.org_id AS productOrgID, p.user_id AS productUserID';
 
 /** The statuses after which nothing more happens to an invite: what retention may erase. */
 export const FINISHED_STATUSES = ['completed', 'abandoned', 'expired', 'revoked', 'screenedout', 'overquota'] as const;
@@ -70,15 +57,20 @@ export class ParticipantsRepository {
    * The owner's unerased invites whose userInfo mentions the address (lower-cased), oldest first; the
    * caller checks the email field itself. With `lock`, locked until the transaction ends (MySQL).
    */
-  async invitesMentioning(db: EntityManager, owner: DataOwner, email: string, lock: boolean): Promise<PersonInviteRow[]> {
-    const ownerSql = owner.kind === 'org' ? 'i.org_id = ?' : 'i.org_id IS NULL AND p.user_id = ?';
+  async invitesMentioning(db: EntityManager, owner: DataOwner, email: string, lock: boolean): Promise<PersonInvite[]> {
+    const qb = db
+      .getRepository(Invite)
+      .createQueryBuilder('i')
+      .select(INVITE_FIELDS.map((f) => `i.${f}`))
+      .innerJoin('i.product', 'p')
+      .addSelect(['p.productID', 'p.orgID', 'p.userID']);
+    if (owner.kind === 'org') qb.where('i.orgID = :ownerID', { ownerID: owner.id });
+    else qb.where('i.orgID IS NULL AND p.userID = :ownerID', { ownerID: owner.id });
     // The address is looked for in the stored JSON as JSON writes it; LOWER() makes the match case-insensitive.
-    const needle = JSON.stringify(email).slice(1, -1);
-    return db.query<PersonInviteRow[]>(
-      `SELECT ${INVITE_COLUMNS} FROM invites i INNER JOIN products p ON p.id = i.product_id ` +
-        `WHERE ${ownerSql} AND i.user_info IS NOT NULL AND INSTR(LOWER(i.user_info), ?) > 0 ORDER BY i.created_at, i.link_id${lock ? FOR_UPDATE_SQL : ''}`,
-      [owner.id, needle],
-    );
+    qb.andWhere('i.userInfo IS NOT NULL AND INSTR(LOWER(i.userInfo), :needle) > 0', { needle: JSON.stringify(email).slice(1, -1) });
+    qb.orderBy('i.createdAt', 'ASC').addOrderBy('i.linkID', 'ASC');
+    const invites = await (lock ? forUpdate(qb) : qb).getMany();
+    return invites.map(({ product, ...invite }) => ({ ...invite, product: { orgID: product!.orgID, userID: product!.userID } }));
   }
 
   /** Clears the invites' person and transcript, deletes the recordings kept of their answers, and marks them erased. */

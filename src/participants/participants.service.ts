@@ -53,7 +53,7 @@ export class ParticipantsService {
         {
           owner,
           email,
-          invites: invites.map((i) => ({ linkID: i.linkID, interviewID: i.interviewID, productID: i.productID, owner: { orgID: i.productOrgID, userID: i.productUserID } })),
+          invites: invites.map((i) => ({ linkID: i.linkID, interviewID: i.interviewID, productID: i.productID, owner: i.product })),
           profile,
           by,
         },
