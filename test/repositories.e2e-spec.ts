@@ -39,8 +39,8 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const ids = [await product({ orgID }, 'a'), await product({ orgID, userID: 'u1' }, 'b'), await product({ orgID: uniq('other'), userID: 'u1' }, 'c')];
       await sut.update(ids[0], { name: 'renamed', url: 'https://x.example' }, new Date());
-      await expect(sut.findById(ids[0])).resolves.toEqual({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
-      await expect(sut.findById('no-such-product')).resolves.toBeUndefined();
+      await expect(sut.findById(ids[0])).resolves.toMatchObject({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
+      await expect(sut.findById('no-such-product')).resolves.toBeNull();
 
       const all = sut.list({ orgID }, undefined);
       const first = await all.page(1);
@@ -62,14 +62,15 @@ describe('Repositories (SQL on the e2e database)', () => {
       const productID = await product({ orgID, userID: 'u9' });
       const interviewID = await interview(productID);
       const fieldwork = { translations: null, language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
-      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork }, owner: { orgID, userID: 'u9' } };
+      const times = { createdAt: expect.any(Date), updatedAt: expect.any(Date) };
+      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork, ...times }, owner: { orgID, userID: 'u9' } };
       await expect(sut.findOwned(interviewID)).resolves.toEqual(owned);
       await db.transaction(async (tx) => {
         await expect(sut.findOwned(interviewID, { db: tx, lock: true })).resolves.toEqual(owned);
         await expect(sut.hasInvites(interviewID, tx)).resolves.toBe(false);
-        await sut.update(interviewID, { interviewName: 'moved', guidelines: null }, new Date(), tx);
+        await sut.update(interviewID, { interviewName: 'moved', guidelines: null, translations: { fr: 'Pourquoi ?' }, redactPII: true, retentionDays: 30 }, new Date(), tx);
       });
-      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null } });
+      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null, translations: { fr: 'Pourquoi ?' }, redactPII: true, retentionDays: 30, keepAudio: false } });
       await t.app.get(InvitesRepository).insertPending({ interviewID, productID, orgID }, newUrlSecrets(1), new Date(), new Date(Date.now() + DAY));
       await expect(sut.hasInvites(interviewID, db.manager)).resolves.toBe(true);
     });
@@ -120,11 +121,14 @@ describe('Repositories (SQL on the e2e database)', () => {
         await sut.linkProduct(tx, profileID, theirs);
         await sut.linkProduct(tx, profileID, theirs);
         await expect(sut.lockMatching(tx, ownerKey, 'ada@example.com')).resolves.toMatchObject({ profileID, firstName: 'Ada', sentimentTurns: 0 });
-        await expect(sut.lockMatching(tx, `org:${uniq('x')}`, 'ada@example.com')).resolves.toBeUndefined();
+        await expect(sut.lockMatching(tx, `org:${uniq('x')}`, 'ada@example.com')).resolves.toBeNull();
         await sut.update(tx, profileID, { metadata: { ...empty, interview_count: 2 }, details, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3 });
-        await expect(sut.productsWithOwners(tx, profileID)).resolves.toEqual([expect.objectContaining({ productID: mine, orgID }), expect.objectContaining({ productID: theirs })]);
+        await expect(sut.productsWithOwners(tx, profileID)).resolves.toEqual([
+          { productID: mine, orgID, userID: null },
+          { productID: theirs, orgID: expect.any(String), userID: null },
+        ]);
       });
-      await expect(sut.findById(profileID)).resolves.toMatchObject({ history: JSON.stringify([{ type: 'invite', id: 'l1' }]) });
+      await expect(sut.findById(profileID)).resolves.toMatchObject({ metadata: { ...empty, interview_count: 2 }, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3, createdAt: expect.any(Date) });
       await expect(sut.productsOf([profileID], undefined)).resolves.toEqual(new Map([[profileID, [mine, theirs]]]));
       await expect(sut.productsOf([profileID], productScopeSql({ isAdmin: false, orgID, userID: null }, 'p'))).resolves.toEqual(new Map([[profileID, [mine]]]));
     });

@@ -1,4 +1,4 @@
-import type { ColumnType, EntityManager, QueryRunner, ValueTransformer } from 'typeorm';
+import type { ColumnType, EntityManager, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
 import { ENGINE } from '../config/engine';
 
 /**
@@ -81,6 +81,17 @@ export const FOR_UPDATE_SQL = MYSQL ? ' FOR UPDATE' : '';
 
 /** Locks the rows no other transaction holds and passes over the rest (MySQL 8, MariaDB 10.6+): work queues. */
 export const FOR_UPDATE_SKIP_LOCKED_SQL = MYSQL ? ' FOR UPDATE SKIP LOCKED' : '';
+
+/**
+ * The same for a QueryBuilder: locks the rows it reads until the transaction ends (MySQL); with
+ * `skipLocked`, passes over rows another transaction holds and takes the rest (work queues).
+ */
+export function forUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, options: { skipLocked?: boolean } = {}): SelectQueryBuilder<T> {
+  if (!MYSQL) return query;
+  query.setLock('pessimistic_write');
+  if (options.skipLocked) query.setOnLocked('skip_locked');
+  return query;
+}
 
 /** Runs an UPDATE or DELETE and answers how many rows it changed (both drivers report it this way). */
 export async function affectedRows(db: EntityManager, sql: string, params: unknown[]): Promise<number> {
