@@ -310,7 +310,7 @@ export class ReportDto {
     type: String,
     nullable: true,
     enum: LANGUAGE_TAGS,
-    example: null,
+    example: 'de',
     description: 'The language addOne asked the analyst to write the report in; null when it asked none (en). The offline analysis does not translate: its themes carry their own language.',
   })
   language: string | null;
