@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigModule } from '../config/config.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ReportsModule } from '../reports/reports.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
+import { Erasure } from './erasure.entity';
 import { ErasureService } from './erasure.service';
 import { ParticipantsController } from './participants.controller';
 import { ParticipantsRepository } from './participants.repository';
@@ -13,7 +15,7 @@ const retentionConfig = ConfigModule.forFeature(RetentionConfig, readRetentionCo
 
 /** Interviewees' data rights: erasure, its audit, export, and the retention sweep that erases by age. */
 @Module({
-  imports: [retentionConfig, ProfilesModule, ReportsModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Erasure]), retentionConfig, ProfilesModule, ReportsModule, WebhookOutboxModule],
   controllers: [ParticipantsController],
   providers: [ParticipantsService, ParticipantsRepository, ErasureService],
   // The HTTP service's retention sweeper (AppModule) works with these.

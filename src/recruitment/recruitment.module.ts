@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigModule } from '../config/config.module';
 import { InterviewsModule } from '../interviews/interviews.module';
 import { InvitesModule } from '../invites/invites.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RoomConfig, readRoomConfig } from '../room/room.config';
+import { Recruitment } from './recruitment.entity';
 import { OpenLinkController } from './open-link.controller';
 import { OpenLinkService } from './open-link.service';
 import { OpenRateLimitGuard } from './open-rate-limit.guard';
@@ -18,7 +20,7 @@ import { RecruitmentService } from './recruitment.service';
  * every answer.
  */
 @Module({
-  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InterviewsModule, InvitesModule, RateLimitModule],
+  imports: [TypeOrmModule.forFeature([Recruitment]), ConfigModule.forFeature(RoomConfig, readRoomConfig), InterviewsModule, InvitesModule, RateLimitModule],
   controllers: [RecruitmentController, OpenLinkController],
   providers: [RecruitmentService, RecruitmentRepository, OpenLinkService, OpenRateLimitGuard, QualityService],
   exports: [RecruitmentService, QualityService],
