@@ -4,7 +4,7 @@
  * src/invites/invites.repository.ts), written out here because the service exports its SQL to no one.
  * '?' placeholders and backticks work on mysql2.
  */
-import type { InviteStatus } from '../../src/invites/invite-status';
+import type { InviteStatus } from '../../src/domain/invite-status';
 import { rawDate } from '../../src/database/column-types';
 
 const PRODUCT_COLUMNS = 'p.id AS productID, p.name AS name, p.description AS `desc`, p.org_id AS orgID, p.user_id AS userID, p.url AS url, p.image_link AS imageLink';

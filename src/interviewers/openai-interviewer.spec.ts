@@ -2,7 +2,7 @@ import { Logger, LoggerService } from '@nestjs/common';
 import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAiAgentConfig, Secret } from './interviewers.config';
-import { PROFILE_LIMITS } from '../profiles/profile.limits';
+import { PROFILE_LIMITS } from '../domain/profile.limits';
 import { DefaultInterviewer } from './default-interviewer';
 import { InterviewBrief, Turn } from './interviewer-agent';
 import { OpenAiInterviewer } from './openai-interviewer';

@@ -6,7 +6,7 @@ import { IN_CHUNK } from '../common/limits';
 import { KeysetList, SqlWhere } from '../common/keyset';
 import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, sqlDate } from '../database/column-types';
 import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
-import type { InviteSource, InviteStatus } from './invite-status';
+import type { InviteSource, InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
 

@@ -1,5 +1,5 @@
 import { Env, readInt } from '../config/env';
-import { INTERVIEW_LIMITS } from '../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../domain/interview.limits';
 
 /** The retention sweep's settings (registered by ParticipantsModule with ConfigModule.forFeature). */
 export class RetentionConfig {

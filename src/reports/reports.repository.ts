@@ -5,7 +5,7 @@ import type { Owned } from '../access/access-rule';
 import { KeysetList, SqlWhere } from '../common/keyset';
 import { FOR_UPDATE, FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, rawDate, sqlDate } from '../database/column-types';
 import { Invite } from '../invites/invite.entity';
-import type { InviteStatus } from '../invites/invite-status';
+import type { InviteStatus } from '../domain/invite-status';
 import { IN_CHUNK } from '../common/limits';
 import { Report } from './report.entity';
 import { transaction } from '../database/transaction';

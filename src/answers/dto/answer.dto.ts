@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { INVITE_STATUSES, InviteStatus } from '../../invites/invite-status';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INVITE_STATUSES, InviteStatus } from '../../domain/invite-status';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 
 /** One interviewee answer of an interview. */
 export class AnswerDto {

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { IsCleanText, OptionalText, RequiredId, RequiredText } from '../../common/validation';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 import type { CodebookQuestion, CodebookTheme } from '../../reports/analysis/analysis.types';
 import { CODEBOOK_LIMITS } from '../codebook.limits';
 

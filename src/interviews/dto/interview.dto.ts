@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { INTERVIEW_LANGUAGES } from '../../languages/languages';
 import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
-import { INTERVIEW_LIMITS } from '../interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 
 export class InterviewDto {
   @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })

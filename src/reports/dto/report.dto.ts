@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 import type { InviteCounts, Keyphrase, OtherGroup, QuestionReport, Quote, SentimentSplit, Theme } from '../analysis/analysis.types';
 import type { StoredResult } from '../report-codes';
 import { REPORT_LIMITS, REPORT_STATUSES, ReportStatus } from '../reports.limits';

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { ConversationTurnDto } from '../../invites/dto/invite.dto';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
-import { INVITE_STATUSES, InviteStatus } from '../../invites/invite-status';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
+import { INVITE_STATUSES, InviteStatus } from '../../domain/invite-status';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 import { PRODUCT_LIMITS } from '../../products/product.limits';
 import { LANGUAGE_TAGS } from '../../languages/languages';
 import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';

@@ -1,7 +1,7 @@
 import type { KeysetList } from '../common/keyset';
 import { rawDate } from '../database/column-types';
-import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
-import type { AnswerSourceRow } from '../invites/invites.repository';
+import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
+import type { AnswerSourceRow } from './invites.repository';
 import { AnswerSource, ExportRow, QuestionsIn, answersOf } from './answer-rows';
 
 /**

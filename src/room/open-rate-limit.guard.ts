@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RateLimitBucket, RateLimiterService, addressKey } from '../rate-limit/rate-limiter.service';
-import { RoomConfig } from '../room/room.config';
+import { RoomConfig } from './room.config';
 
 /**
  * The open link's rate limit: per client address, the room's own budget (ROOM_RATE_LIMIT_MAX per
