@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ENGINE } from '../src/config/engine';
 import { TestApp, startApp } from './helpers/app';
+import { allTables } from './helpers/table-text';
 
 /** Checks that only make sense on one engine say so in their name, and are skipped visibly elsewhere. */
 const onMysql = ENGINE === 'mysql' ? it : it.skip;
@@ -28,12 +29,7 @@ describe(`database schema (${ENGINE})`, () => {
   });
 
   it('has an entity registered by some module for every table the migrations create', async () => {
-    const rows: { name: string }[] = await db.query(
-      ENGINE === 'mysql'
-        ? 'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()'
-        : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-    );
-    const tables = rows.map((r) => r.name).filter((name) => name !== 'migrations');
+    const tables = (await allTables(db)).filter((name) => name !== 'migrations');
     expect(tables.length).toBeGreaterThan(10);
     expect(tables.filter((name) => !db.entityMetadatas.some((m) => m.tableName === name))).toEqual([]);
   });
