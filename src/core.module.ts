@@ -4,7 +4,7 @@ import { AccessModule } from './access/access.module';
 import { BackgroundComponentModule } from './common/background.module';
 import { loggerParams } from './common/logging';
 import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
+import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { MetricsModule } from './metrics/metrics.module';
 
@@ -18,7 +18,7 @@ export class CoreModule {
     return {
       module: CoreModule,
       imports: [
-        ConfigModule.forRoot(config),
+        AppConfigModule.forRoot(config),
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: (c: AppConfig) => loggerParams(c) }),
         DatabaseModule,
         AccessModule,

@@ -60,7 +60,7 @@ describe('Reports', () => {
     expect(res.status).toBe(201);
     const { reportID } = res.body.result;
     const done = await completed(reportID);
-    expect(done).toMatchObject({ reportID, interviewID, productID, analyst: null, status: 'completed', error: null });
+    expect(done).toMatchObject({ reportID, interviewID, productID, analyst: null, language: null, status: 'completed', error: null });
     expect(done.completed_on).toMatch(/Z$/);
     const result = done.result;
     // A report done between two renewals shows what it did, not 0 of 0: every answer it read, at least.
@@ -107,6 +107,40 @@ describe('Reports', () => {
     const ids = list.map((r) => r.reportID);
     expect(ids.indexOf(first)).toBeLessThan(ids.indexOf(second));
     expect((await get('/v1/reports/getList', { interviewID, limit: 1 })).body.result).toHaveLength(1);
+  });
+
+  it('counts segments again when an interviewee is erased: the segment and its themes lose them', async () => {
+    const segOrg = uniq('org');
+    const segProduct = await makeProduct(t, admin, { orgID: segOrg, name: 'Acme Notes' });
+    const segInterview = await makeInterview(t, admin, segProduct, { interviewName: 'Segments', guidelines: GUIDELINES });
+    // Ada, Grace and Alan (price) are churned customers; Edsger, Barbara and Donald (search) active ones.
+    const segmentOf = (i: number) => (i < 3 ? 'churned' : 'active');
+    for (const [i, person] of PEOPLE.entries()) {
+      const url = (await get('/v1/invites/createInvites', { interviewID: segInterview, count: 1, segment: segmentOf(i) })).body.result[0] as string;
+      const link = new URL(url).pathname.split('/').pop()!;
+      await t.http.post(`/i/${link}/start`).send({ name: person.name, email: `${person.name.toLowerCase()}.seg@example.com`, consent: true }).expect(200);
+      for (const answer of person.answers) await t.http.post(`/i/${link}/reply`).send({ content: answer }).expect(200);
+      await t.http.post(`/i/${link}/reply`).send({ content: 'No, nothing else to add from my side today.' }).expect(200);
+    }
+    const { reportID } = (await post('/v1/reports/addOne', { interviewID: segInterview })).body.result;
+    const before = (await completed(reportID)).result;
+    const churned = (result: { segments: { segment: string; invites: number; completed: number; themes: { answers: number }[] }[] }) => result.segments.find((s) => s.segment === 'churned')!;
+    expect(before.segments.map((s: { segment: string; invites: number; completed: number }) => [s.segment, s.invites, s.completed])).toEqual([
+      ['active', 3, 3],
+      ['churned', 3, 3],
+    ]);
+    expect(Math.max(...churned(before).themes.map((th) => th.answers))).toBe(3);
+
+    const erased = (await post('/v1/participants/erase', { email: 'ada.seg@example.com', orgID: segOrg }).expect(200)).body.result;
+    expect(erased.reports).toBe(1);
+    const after = (await report(reportID)).result;
+    expect(after.segments.map((s: { segment: string; invites: number; completed: number }) => [s.segment, s.invites, s.completed])).toEqual([
+      ['active', 3, 3],
+      ['churned', 2, 2],
+    ]);
+    // Her codes are gone, so no theme counts her in the segment: the price theme now holds Grace and Alan.
+    expect(Math.max(...churned(after).themes.map((th) => th.answers))).toBe(2);
+    for (const theme of churned(after).themes) expect(theme.answers).toBeLessThanOrEqual(2);
   });
 
   it('shares a completed report as a page no token opens, until unshared', async () => {

@@ -93,6 +93,7 @@ describe('A model report over answers in several languages', () => {
 
   it('translates for coding, writes every theme in English, keeps verbatim originals with translations, and counts on the server', async () => {
     const r = await report({ analyst: 'translator', language: 'en' });
+    expect(r.language).toBe('en');
     const translationRequests = translator.requests.filter((request) => request.kind === 'translate_answers');
     expect(translationRequests.length).toBeGreaterThan(0);
     // Only the German and Japanese answers are sent for translation.

@@ -34,14 +34,14 @@ export interface RedisConfig {
   keyPrefix: string;
 }
 
-/** A feature's own settings, read from the same environment (see ConfigModule.forFeature). */
+/** A feature's own settings, read from the same environment (see featureConfig). */
 export type FeatureConfigReader<T> = (env: Env, app: AppConfig) => T;
 
 /**
  * Typed, validated configuration: the settings every process shares (port, database, logs, tokens,
  * HTTP limits). Each feature reads its own settings from the same environment through its own reader
- * (room.config.ts, invites.config.ts, webhooks.config.ts, interviewers.config.ts), registered by its
- * module with ConfigModule.forFeature: this folder knows no feature. Built once per process (or per app
+ * (room.config.ts, invites.config.ts, webhooks.config.ts, interviewers.config.ts), an @nestjs/config
+ * namespace made with featureConfig: this folder knows no feature. Built once per process (or per app
  * in the tests) by loadConfig(); nothing else reads the environment.
  */
 export class AppConfig {

@@ -5,7 +5,7 @@ import { ConfigError } from './config-error';
 /**
  * Reading environment variables into typed values. Every reader refuses a bad value with a ConfigError
  * naming the variable and the rule, which main.ts prints as one line before it exits. Used by AppConfig
- * for the settings every process shares and by each feature's own configuration (ConfigModule.forFeature).
+ * for the settings every process shares and by each feature's own configuration (featureConfig).
  */
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { ConfigError } from '../config/config-error';
-import { OpenAiAgentConfig, Secret, readInterviewerAgents, readInterviewersConfig } from './interviewers.config';
+import { Secret } from '../config/server-fields';
+import { OpenAiAgentConfig, readInterviewerAgents, readInterviewersConfig } from './interviewers.config';
 
 const KEY = 'sk-live-0123456789abcdefABCDEF';
 const GPT = { kind: 'openai', baseUrl: 'https://api.openai.com/v1/', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', description: '  GPT for onboarding studies ' };

@@ -1,35 +1,8 @@
-import { inspect } from 'node:util';
 import { ConfigError } from '../config/config-error';
 import { Env, quote, readJsonVariable } from '../config/env';
+import { Secret, checkFields, isObject, readApiKey, readBaseUrl, readWholeNumber } from '../config/server-fields';
 import { BUILT_IN_INTERVIEWER, INTERVIEWER_LIMITS, INTERVIEWER_NAME_PATTERN } from './interviewer.limits';
-
-/**
- * A value that must never reach a log, an error message or a response: JSON and util.inspect show a
- * placeholder, and only reveal() gives the value (to the one place that sends it).
- */
-export class Secret {
-  readonly #value: string;
-
-  constructor(value: string) {
-    this.#value = value;
-  }
-
-  reveal(): string {
-    return this.#value;
-  }
-
-  toJSON(): string {
-    return '[secret]';
-  }
-
-  toString(): string {
-    return '[secret]';
-  }
-
-  [inspect.custom](): string {
-    return 'Secret([secret])';
-  }
-}
+import { featureConfig } from '../config/feature-config';
 
 /** An agent on an OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, llama.cpp, LM Studio). */
 export interface OpenAiAgentConfig {
@@ -60,8 +33,8 @@ export const CONTEXT_TOKENS = { min: 2048, max: 2_000_000, default: 8192 } as co
 /** One entry per kind; a new kind adds its config here. */
 export type InterviewerAgentConfig = OpenAiAgentConfig;
 
-/** The interviewer agents' settings (registered by InterviewersModule with ConfigModule.forFeature). */
-export class InterviewersConfig {
+/** The interviewer agents' settings (the namespace interviewersConfig). */
+export interface InterviewersConfig {
   /** The configured agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
   readonly agents: ReadonlyMap<string, InterviewerAgentConfig>;
   /** Given to new interviews, and to those reset to the default (DEFAULT_INTERVIEWER). */
@@ -73,18 +46,12 @@ export function readInterviewersConfig(env: Env): InterviewersConfig {
   return { agents, defaultInterviewer: readDefaultInterviewer(env, agents) };
 }
 
-type Json = Record<string, unknown>;
+export const interviewersConfig = featureConfig('interviewers', readInterviewersConfig);
 
 const VARIABLE = 'INTERVIEWER_AGENTS';
 const FIELDS: Record<InterviewerAgentConfig['kind'], readonly string[]> = {
   openai: ['kind', 'baseUrl', 'model', 'apiKeyEnv', 'timeoutMs', 'maxTurns', 'description', 'contextTokens'],
 };
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-/** What an HTTP header value may carry: a key with spaces or line breaks would fail on every call. */
-const BEARER_TOKEN = /^[\x21-\x7e]+$/;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * INTERVIEWER_AGENTS: a JSON object mapping agent names to their configuration, or `@path/to/file.json`.
  * Unset or blank: no configured agents (the built-in `default` is always there). Any problem is a
@@ -131,15 +98,10 @@ function readAgent(env: Env, where: string, value: unknown): InterviewerAgentCon
     throw new ConfigError(`${where}: kind must be one of ${kinds.join(', ')} (got ${quote(value.kind)})`);
   }
   const kind = value.kind as InterviewerAgentConfig['kind'];
-  for (const field of Object.keys(value)) {
-    if (!FIELDS[kind].includes(field)) {
-      const hint = /key|token|secret/i.test(field) ? ' (put the key in an environment variable and name that variable in apiKeyEnv)' : '';
-      throw new ConfigError(`${where}: unknown field ${quote(field)}${hint}; allowed: ${FIELDS[kind].join(', ')}`);
-    }
-  }
+  checkFields(where, value, FIELDS[kind]);
   return {
     kind,
-    baseUrl: readBaseUrl(where, value.baseUrl),
+    baseUrl: readBaseUrl(where, value.baseUrl, 'https://api.openai.com/v1'),
     model: readText(where, 'model', value.model, INTERVIEWER_LIMITS.model, true) as string,
     apiKey: readApiKey(env, where, value.apiKeyEnv),
     timeoutMs: readWholeNumber(where, 'timeoutMs', value.timeoutMs, INTERVIEWER_LIMITS.timeoutMs),
@@ -147,22 +109,6 @@ function readAgent(env: Env, where: string, value: unknown): InterviewerAgentCon
     description: readText(where, 'description', value.description, INTERVIEWER_LIMITS.description, false),
     contextTokens: readWholeNumber(where, 'contextTokens', value.contextTokens, CONTEXT_TOKENS),
   };
-}
-
-function readBaseUrl(where: string, value: unknown): string {
-  const rule = `${where}: baseUrl must be an absolute http(s) URL without query, fragment or credentials, like "https://api.openai.com/v1"`;
-  if (typeof value !== 'string' || /\s/.test(value)) throw new ConfigError(rule);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(rule);
-  }
-  // Credentials in the URL would travel outside apiKeyEnv's protection; a query or fragment would end up before /chat/completions.
-  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password || url.search || url.hash) {
-    throw new ConfigError(rule);
-  }
-  return value.replace(/\/+$/, '');
 }
 
 function readText(where: string, field: string, value: unknown, max: number, required: boolean): string | null {
@@ -180,24 +126,4 @@ function readText(where: string, field: string, value: unknown, max: number, req
     return null;
   }
   return text;
-}
-
-function readWholeNumber(where: string, field: string, value: unknown, bounds: { min: number; max: number; default: number }): number {
-  if (value === undefined || value === null) return bounds.default;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < bounds.min || value > bounds.max) {
-    throw new ConfigError(`${where}: ${field} must be a whole number from ${bounds.min} to ${bounds.max} (got ${quote(value)})`);
-  }
-  return value;
-}
-
-function readApiKey(env: Env, where: string, value: unknown): Secret | null {
-  if (value === undefined || value === null) return null;
-  // Never quoted: a key pasted here by mistake must not end up in the error line.
-  if (typeof value !== 'string' || !ENV_NAME.test(value)) {
-    throw new ConfigError(`${where}: apiKeyEnv must be the name of an environment variable (letters, digits and "_"), not the key itself`);
-  }
-  const key = env[value]?.trim();
-  if (!key) throw new ConfigError(`${where}: apiKeyEnv names ${value}, which is not set`);
-  if (!BEARER_TOKEN.test(key)) throw new ConfigError(`${where}: the value of ${value} is not a usable API key (printable characters without spaces)`);
-  return new Secret(key);
 }

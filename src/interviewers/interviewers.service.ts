@@ -1,5 +1,6 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { InterviewerAgentConfig, InterviewersConfig } from './interviewers.config';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Optional, Inject } from '@nestjs/common';
+import { InterviewerAgentConfig, interviewersConfig } from './interviewers.config';
 import { DefaultInterviewer } from './default-interviewer';
 import type { InterviewerDto } from './dto/interviewer.dto';
 import type { InterviewerAgent } from './interviewer-agent';
@@ -26,7 +27,7 @@ export class InterviewersService {
   /** The agent new interviews get (DEFAULT_INTERVIEWER), and those reset to the default. */
   readonly defaultName: string;
 
-  constructor(config: InterviewersConfig, @Optional() metrics?: Metrics) {
+  constructor(@Inject(interviewersConfig.KEY) config: ConfigType<typeof interviewersConfig>, @Optional() metrics?: Metrics) {
     const builtIn = new DefaultInterviewer();
     this.agents.set(BUILT_IN_INTERVIEWER, builtIn);
     for (const [name, agentConfig] of config.agents) this.agents.set(name, createAgent(name, agentConfig, builtIn, metrics));

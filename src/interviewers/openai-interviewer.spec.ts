@@ -1,7 +1,8 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OpenAiAgentConfig, Secret } from './interviewers.config';
+import { Secret } from '../config/server-fields';
+import { OpenAiAgentConfig } from './interviewers.config';
 import { PROFILE_LIMITS } from '../domain/profile.limits';
 import { DefaultInterviewer } from './default-interviewer';
 import { InterviewBrief, Turn } from './interviewer-agent';

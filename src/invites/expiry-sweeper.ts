@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Logger, Inject } from '@nestjs/common';
 import { Background } from '../common/background';
 import { InviteLifecycleService } from './invite-lifecycle.service';
-import { InvitesConfig } from './invites.config';
+import { invitesConfig } from './invites.config';
 
 /**
  * Expires invites past their expires_on every EXPIRY_SWEEP_SECONDS, so that reads and lists show it
@@ -15,7 +16,7 @@ export class ExpirySweeper {
 
   constructor(
     private readonly lifecycle: InviteLifecycleService,
-    config: InvitesConfig,
+    @Inject(invitesConfig.KEY) config: ConfigType<typeof invitesConfig>,
     background: Background,
   ) {
     background.loop({ name: ExpirySweeper.name, everyMs: config.expirySweepMs }, async () => void (await this.sweep()));

@@ -1,9 +1,10 @@
 import { Env, readHttpUrl, readInt } from '../config/env';
 import type { AppConfig } from '../config/app-config';
 import { INVITE_LIMITS } from '../domain/invite.limits';
+import { featureConfig } from '../config/feature-config';
 
-/** The invites' own settings (registered by InvitesModule with ConfigModule.forFeature). */
-export class InvitesConfig {
+/** The invites' own settings (the namespace invitesConfig). */
+export interface InvitesConfig {
   /** Invite URLs are `${inviteBaseUrl}/${linkID}`. */
   readonly inviteBaseUrl: string;
   /** An invite expires this long after it was created, unless createInvites says otherwise. */
@@ -23,3 +24,5 @@ export function readInvitesConfig(env: Env, app: AppConfig): InvitesConfig {
     maxInvitesPerRequest: readInt(env, 'MAX_INVITES_PER_REQUEST', 1000, 1, INVITE_LIMITS.perRequestCeiling),
   };
 }
+
+export const invitesConfig = featureConfig('invites', readInvitesConfig);

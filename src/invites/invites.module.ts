@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConfigModule } from '../config/config.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewsModule } from '../interviews/interviews.module';
 import { ProductsModule } from '../products/products.module';
@@ -9,19 +8,16 @@ import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
 import { InviteAudio } from './invite-audio.entity';
 import { Invite } from './invite.entity';
 import { InviteLifecycleService } from './invite-lifecycle.service';
-import { InvitesConfig, readInvitesConfig } from './invites.config';
 import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
 import { InviteAudioRepository } from './invite-audio.repository';
 
-const invitesConfig = ConfigModule.forFeature(InvitesConfig, readInvitesConfig);
-
 @Module({
-  imports: [TypeOrmModule.forFeature([Invite, InviteAudio]), invitesConfig, IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Invite, InviteAudio]), IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService, InvitesRepository, InviteAudioRepository],
   // The HTTP service's expiry sweeper (AppModule) reads the invites' settings too.
-  exports: [InvitesService, InviteLifecycleService, InvitesRepository, invitesConfig],
+  exports: [InvitesService, InviteLifecycleService, InvitesRepository],
 })
 export class InvitesModule {}

@@ -1,4 +1,5 @@
-import { Injectable, StreamableFile } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, StreamableFile, Inject } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
@@ -10,7 +11,7 @@ import { ProductsService } from '../products/products.service';
 import { InviteDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, ListInvitesQueryDto } from './dto/invite-queries.dto';
 import { InviteLifecycleService } from './invite-lifecycle.service';
-import { InvitesConfig } from './invites.config';
+import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
@@ -55,7 +56,7 @@ export class InvitesService {
     private readonly access: AccessService,
     private readonly interviews: InterviewsService,
     private readonly products: ProductsService,
-    private readonly config: InvitesConfig,
+    @Inject(invitesConfig.KEY) private readonly config: ConfigType<typeof invitesConfig>,
     private readonly lifecycle: InviteLifecycleService,
     private readonly audio: InviteAudioRepository,
   ) {}

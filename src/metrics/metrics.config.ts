@@ -1,7 +1,8 @@
 import { Env, readInt } from '../config/env';
+import { featureConfig } from '../config/feature-config';
 
-/** The metrics' own settings (registered by MetricsModule with ConfigModule.forFeature). */
-export class MetricsConfig {
+/** The metrics' own settings (the namespace metricsConfig). */
+export interface MetricsConfig {
   /** METRICS_PORT: the second listener serving GET /metrics; null (unset): no metrics at all. 0 picks a free port (tests). */
   readonly port: number | null;
 }
@@ -10,3 +11,5 @@ export function readMetricsConfig(env: Env): MetricsConfig {
   const raw = env.METRICS_PORT?.trim();
   return { port: raw ? readInt(env, 'METRICS_PORT', 0, 0, 65535) : null };
 }
+
+export const metricsConfig = featureConfig('metrics', readMetricsConfig);

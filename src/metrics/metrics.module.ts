@@ -1,8 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ConfigModule } from '../config/config.module';
-import { readMetricsConfig, MetricsConfig } from './metrics.config';
 import { Metrics } from './metrics.service';
 
 /** mysql2's pool, as much of it as the gauge reads (its own fields: the driver offers no counters). */
@@ -19,7 +17,6 @@ interface Mysql2Pool {
  */
 @Global()
 @Module({
-  imports: [ConfigModule.forFeature(MetricsConfig, readMetricsConfig)],
   providers: [Metrics],
   exports: [Metrics],
 })

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Inject } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { MetricsConfig } from './metrics.config';
+import { metricsConfig } from './metrics.config';
 
 /** What a gauge reads when it is scraped (from the database: the webhook backlog, the report queue). */
 export type GaugeReader = (set: (value: number, labels?: Record<string, string>) => void) => Promise<void>;
@@ -36,7 +37,7 @@ export class Metrics {
   readonly voiceCall: (service: 'transcriber' | 'speaker', seconds: number) => void = noop;
   readonly voiceFailure: (service: 'transcriber' | 'speaker', reason: string) => void = noop;
 
-  constructor(config: MetricsConfig) {
+  constructor(@Inject(metricsConfig.KEY) config: ConfigType<typeof metricsConfig>) {
     this.port = config.port;
     this.enabled = config.port !== null;
     if (!this.enabled) return;

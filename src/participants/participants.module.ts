@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConfigModule } from '../config/config.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ReportsModule } from '../reports/reports.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
@@ -9,16 +8,13 @@ import { ErasureService } from './erasure.service';
 import { ParticipantsController } from './participants.controller';
 import { ParticipantsRepository } from './participants.repository';
 import { ParticipantsService } from './participants.service';
-import { RetentionConfig, readRetentionConfig } from './retention.config';
-
-const retentionConfig = ConfigModule.forFeature(RetentionConfig, readRetentionConfig);
 
 /** Interviewees' data rights: erasure, its audit, export, and the retention sweep that erases by age. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Erasure]), retentionConfig, ProfilesModule, ReportsModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Erasure]), ProfilesModule, ReportsModule, WebhookOutboxModule],
   controllers: [ParticipantsController],
   providers: [ParticipantsService, ParticipantsRepository, ErasureService],
   // The HTTP service's retention sweeper (AppModule) works with these.
-  exports: [ErasureService, ParticipantsRepository, retentionConfig],
+  exports: [ErasureService, ParticipantsRepository],
 })
 export class ParticipantsModule {}

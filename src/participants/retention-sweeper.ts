@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Logger, Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Background } from '../common/background';
@@ -6,7 +7,7 @@ import { transaction } from '../database/transaction';
 import { ErasureService, isPerson, normalEmail } from './erasure.service';
 import { RETENTION_ACTOR } from './participants.limits';
 import { DataOwner, DueInviteRow, ParticipantsRepository } from './participants.repository';
-import { RetentionConfig } from './retention.config';
+import { retentionConfig } from './retention.config';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 200;
@@ -27,7 +28,7 @@ export class RetentionSweeper {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: ParticipantsRepository,
     private readonly erasure: ErasureService,
-    private readonly config: RetentionConfig,
+    @Inject(retentionConfig.KEY) private readonly config: ConfigType<typeof retentionConfig>,
     background: Background,
   ) {
     background.loop({ name: RetentionSweeper.name, everyMs: config.sweepMs }, async () => void (await this.sweep()));

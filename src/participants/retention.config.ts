@@ -1,8 +1,9 @@
 import { Env, readInt } from '../config/env';
 import { INTERVIEW_LIMITS } from '../domain/interview.limits';
+import { featureConfig } from '../config/feature-config';
 
-/** The retention sweep's settings (registered by ParticipantsModule with ConfigModule.forFeature). */
-export class RetentionConfig {
+/** The retention sweep's settings (the namespace retentionConfig). */
+export interface RetentionConfig {
   /** Days a finished invite is kept before its interviewee's data is erased; null (RETENTION_DAYS unset): kept. An interview's retentionDays overrides it. */
   readonly retentionDays: number | null;
   /** How often each instance looks for invites past their retention. */
@@ -16,3 +17,5 @@ export function readRetentionConfig(env: Env): RetentionConfig {
     sweepMs: readInt(env, 'RETENTION_SWEEP_SECONDS', 60, 1, 60) * 1000,
   };
 }
+
+export const retentionConfig = featureConfig('retention', readRetentionConfig);

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal';
@@ -11,7 +12,7 @@ import type { ScreenerAnswer } from '../invites/invite-quality';
 import type { InviteStatus } from '../domain/invite-status';
 import { INVITE_LIMITS } from '../domain/invite.limits';
 import { InviteLifecycleService, RoomInvite } from '../invites/invite-lifecycle.service';
-import { InvitesConfig } from '../invites/invites.config';
+import { invitesConfig } from '../invites/invites.config';
 import { InvitesRepository, ParticipantInvite } from '../invites/invites.repository';
 import { RecruitmentDto, SetRecruitmentDto } from './dto/recruitment.dto';
 import { Quota, Recruitment, Redirects, ScreenerQuestion } from './recruitment.entity';
@@ -79,7 +80,7 @@ export class RecruitmentService {
     private readonly interviews: InterviewsService,
     private readonly invites: InvitesRepository,
     private readonly lifecycle: InviteLifecycleService,
-    private readonly invitesConfig: InvitesConfig,
+    @Inject(invitesConfig.KEY) private readonly inviteSettings: ConfigType<typeof invitesConfig>,
   ) {}
 
   async set(dto: SetRecruitmentDto, principal: Principal): Promise<RecruitmentDto> {
@@ -143,7 +144,7 @@ export class RecruitmentService {
           segment: segmentOf(answers),
           quotaCells: cells.length > 0 ? `|${cells.join('|')}|` : null,
           createdAt: now,
-          expiresAt: new Date(now.getTime() + this.invitesConfig.inviteTtlDays * DAY_MS),
+          expiresAt: new Date(now.getTime() + this.inviteSettings.inviteTtlDays * DAY_MS),
         },
         async (db) => {
           if (!qualifies) return 'screenedout';
@@ -199,7 +200,7 @@ export class RecruitmentService {
     return {
       interviewID: r.interviewID,
       open: Boolean(r.open),
-      openURL: `${this.invitesConfig.inviteBaseUrl.replace(/\/[^/]*$/, '')}/s/${r.openID}`,
+      openURL: `${this.inviteSettings.inviteBaseUrl.replace(/\/[^/]*$/, '')}/s/${r.openID}`,
       participantParam: r.participantParam,
       passthrough: r.passthrough,
       limit: r.limit,

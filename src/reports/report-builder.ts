@@ -11,8 +11,7 @@ import { median } from './analysis/stats';
 import { Yielder } from './analysis/yielder';
 import type { Analyst } from './analyst/analyst';
 import { gatherHere, type AnswerInsights } from './report-answers';
-import { CodeTally, numberThemes, tidyCodes, type CodedAnswer, type StoredResult } from './report-codes';
-import type { SegmentReport } from './analysis/analysis.types';
+import { CodeTally, numberThemes, segmentsOf, tidyCodes, type CodedAnswer, type StoredResult } from './report-codes';
 import { inviteCountsOf } from './report-erasure';
 import { ReportsRepository } from './reports.repository';
 
@@ -29,38 +28,6 @@ export interface BuiltReport {
 }
 
 const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
-
-/** Per segment: its invites, those completed, and for each theme the distinct invites of the segment coded with it. */
-export function segmentsOf(invites: readonly { linkID: string; segment: string; completed: boolean }[], codes: readonly CodedAnswer[]): SegmentReport[] {
-  const segmentOf = new Map(invites.map((i) => [i.linkID, i.segment]));
-  const bySegment = new Map<string, { invites: number; completed: number; themes: Map<string, Set<string>> }>();
-  for (const invite of invites) {
-    const entry = bySegment.get(invite.segment) ?? { invites: 0, completed: 0, themes: new Map() };
-    entry.invites += 1;
-    if (invite.completed) entry.completed += 1;
-    bySegment.set(invite.segment, entry);
-  }
-  for (const code of codes) {
-    const segment = segmentOf.get(code.linkID);
-    if (segment === undefined) continue;
-    const themes = bySegment.get(segment)!.themes;
-    for (const themeID of [...code.themeIDs, ...code.acrossThemeIDs]) {
-      const members = themes.get(themeID) ?? new Set<string>();
-      members.add(code.linkID);
-      themes.set(themeID, members);
-    }
-  }
-  return [...bySegment.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([segment, entry]) => ({
-      segment,
-      invites: entry.invites,
-      completed: entry.completed,
-      themes: [...entry.themes.entries()]
-        .map(([themeID, members]) => ({ themeID, answers: members.size }))
-        .sort((a, b) => b.answers - a.answers || (a.themeID < b.themeID ? -1 : 1)),
-    }));
-}
 
 /**
  * Makes a report's result: the interview's invites counted (as of `asOf`), its answers read (those

@@ -1,4 +1,4 @@
-import type { AnswerCode, QuestionReport, Quote, ReportResult, Theme } from './analysis/analysis.types';
+import type { AnswerCode, QuestionReport, Quote, ReportResult, SegmentReport, Theme } from './analysis/analysis.types';
 import { median, sentimentSplit } from './analysis/stats';
 
 /**
@@ -52,6 +52,45 @@ class RowCount {
   otherMentions = 0;
   answers = 0;
   readonly themes = new Map<string, ThemeCount>();
+}
+
+/** An invite with a segment, as a report made at its asOf counts it. */
+export interface SegmentedInvite {
+  linkID: string;
+  segment: string;
+  completed: boolean;
+}
+
+/** Per segment: its invites, those completed, and for each theme the distinct invites of the segment coded with it. */
+export function segmentsOf(invites: readonly SegmentedInvite[], codes: readonly Pick<AnswerCode, 'linkID' | 'themeIDs' | 'acrossThemeIDs'>[]): SegmentReport[] {
+  const segmentOf = new Map(invites.map((i) => [i.linkID, i.segment]));
+  const bySegment = new Map<string, { invites: number; completed: number; themes: Map<string, Set<string>> }>();
+  for (const invite of invites) {
+    const entry = bySegment.get(invite.segment) ?? { invites: 0, completed: 0, themes: new Map() };
+    entry.invites += 1;
+    if (invite.completed) entry.completed += 1;
+    bySegment.set(invite.segment, entry);
+  }
+  for (const code of codes) {
+    const segment = segmentOf.get(code.linkID);
+    if (segment === undefined) continue;
+    const themes = bySegment.get(segment)!.themes;
+    for (const themeID of [...code.themeIDs, ...code.acrossThemeIDs]) {
+      const members = themes.get(themeID) ?? new Set<string>();
+      members.add(code.linkID);
+      themes.set(themeID, members);
+    }
+  }
+  return [...bySegment.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([segment, entry]) => ({
+      segment,
+      invites: entry.invites,
+      completed: entry.completed,
+      themes: [...entry.themes.entries()]
+        .map(([themeID, members]) => ({ themeID, answers: members.size }))
+        .sort((a, b) => b.answers - a.answers || (a.themeID < b.themeID ? -1 : 1)),
+    }));
 }
 
 /**

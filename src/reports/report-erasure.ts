@@ -4,7 +4,7 @@ import type { InviteCounts, Keyphrase, Quote, Theme } from './analysis/analysis.
 import { median } from './analysis/stats';
 import { ErasedWords, wordsOf } from './erased-words';
 import type { ReportCode } from './report-code.entity';
-import { CodeTally, currentShape, type StoredResult } from './report-codes';
+import { CodeTally, currentShape, segmentsOf, type StoredResult } from './report-codes';
 import { ReportCodesRepository } from './report-codes.repository';
 import { ReportsRepository, type InviteFigures, type StoredReportRow } from './reports.repository';
 
@@ -106,11 +106,22 @@ export class ReportErasure {
       await this.codes.deleteLinks(db, report.reportID, links);
       lessKeyphrases(result, removed);
     }
+    // Segments are counted again too: an erased invite leaves its segment's counts, and its codes its themes'.
+    const segmented = await this.reports.segmentedAt(db, report.interviewID, report.asOf);
+    const inSegment = new Set(segmented.map((invite) => invite.linkID));
+    const segmentCodes: Pick<ReportCode, 'linkID' | 'themeIDs' | 'acrossThemeIDs'>[] = [];
     if (coded) {
       const tally = new CodeTally(result.questions);
-      for await (const page of this.codes.pages(db, report.reportID)) for (const code of page) tally.add(code);
+      for await (const page of this.codes.pages(db, report.reportID)) {
+        for (const code of page) {
+          tally.add(code);
+          // What segmentsOf reads, not the answers' text: an erasure may recount a large study.
+          if (inSegment.has(code.linkID)) segmentCodes.push({ linkID: code.linkID, themeIDs: code.themeIDs, acrossThemeIDs: code.acrossThemeIDs });
+        }
+      }
       tally.applyTo(result);
     }
+    result.segments = segmentsOf(segmented, segmentCodes);
     await this.scrub(db, report.reportID, result, words);
 
     // The invites it held: those it counted (as many as its total fell) or coded.

@@ -1,11 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Logger, Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { transaction } from '../database/transaction';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
-import { ReportsConfig } from './reports.config';
+import { reportsConfig } from './reports.config';
 import { Metrics } from '../metrics/metrics.service';
 import { inSpan } from '../common/spans';
 import { REPORT_LIMITS } from './reports.limits';
@@ -67,7 +68,7 @@ export class ReportWorker {
     private readonly builder: ReportBuilder,
     private readonly analysts: AnalystsService,
     private readonly outbox: WebhookOutbox,
-    config: ReportsConfig,
+    @Inject(reportsConfig.KEY) config: ConfigType<typeof reportsConfig>,
     background: Background,
     metrics: Metrics,
   ) {

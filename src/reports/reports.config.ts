@@ -1,8 +1,9 @@
 import type { AppConfig } from '../config/app-config';
 import { Env, readHttpUrl, readInt } from '../config/env';
+import { featureConfig } from '../config/feature-config';
 
-/** The reports' own settings (registered by ReportsModule with ConfigModule.forFeature). */
-export class ReportsConfig {
+/** The reports' own settings (the namespace reportsConfig). */
+export interface ReportsConfig {
   /** Share links are `${shareBaseUrl}/${shareID}`. */
   readonly shareBaseUrl: string;
   /** A running report's claim lasts this long unless renewed; a dead instance's report is taken over after it. */
@@ -22,3 +23,5 @@ export function readReportsConfig(env: Env, app: AppConfig): ReportsConfig {
     shareRateLimit: readInt(env, 'SHARE_RATE_LIMIT_MAX', 120, 1, 1_000_000),
   };
 }
+
+export const reportsConfig = featureConfig('reports', readReportsConfig);

@@ -2,7 +2,6 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { CodebooksModule } from '../codebooks/codebooks.module';
-import { ConfigModule } from '../config/config.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
 import { InterviewsModule } from '../interviews/interviews.module';
@@ -16,7 +15,6 @@ import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
 import { ReportCodesRepository } from './report-codes.repository';
 import { ReportErasure } from './report-erasure';
-import { ReportsConfig, readReportsConfig } from './reports.config';
 import { ReportsController } from './reports.controller';
 import { ReportsRepository } from './reports.repository';
 import { ReportsService } from './reports.service';
@@ -29,15 +27,13 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-const reportsConfig = ConfigModule.forFeature(ReportsConfig, readReportsConfig);
-
 /**
  * Reports on interviews' answers: queued through the API, made in the background by ReportWorker
  * (BackgroundModule) in every instance of the HTTP service, shared as pages at /r/{shareID}. The shared
  * page brings what it needs from the HTTP pipeline itself: its headers, its rate limit and its error page.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Report, ReportShare, ReportCode]), reportsConfig, CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Report, ReportShare, ReportCode]), CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
   controllers: [ReportsController, ReportPageController],
   providers: [
     ReportsService,
@@ -50,7 +46,7 @@ const reportsConfig = ConfigModule.forFeature(ReportsConfig, readReportsConfig);
     { provide: OfflineAnalysisRunner, useFactory: () => new OfflineAnalysisRunner() },
   ],
   // The report worker (BackgroundModule) works with these.
-  exports: [ReportsService, ReportErasure, ReportsRepository, ReportCodesRepository, ReportBuilder, AnalystsService, reportsConfig],
+  exports: [ReportsService, ReportErasure, ReportsRepository, ReportCodesRepository, ReportBuilder, AnalystsService],
 })
 export class ReportsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -19,6 +19,7 @@ export interface ReportRow {
   analyst: string | null;
   maxThemes: number;
   includeFlagged: boolean | number;
+  language: string | null;
   status: ReportStatus;
   progressDone: number;
   progressTotal: number;
@@ -75,7 +76,7 @@ export interface SharedReportRow {
 }
 
 const COLUMNS =
-  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.max_themes AS maxThemes, r.include_flagged AS includeFlagged, r.status AS status, ' +
+  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.max_themes AS maxThemes, r.include_flagged AS includeFlagged, r.language AS language, r.status AS status, ' +
   'r.progress_done AS progressDone, r.progress_total AS progressTotal, r.as_of AS asOf, r.created_at AS createdAt, ' +
   'r.completed_on AS completedOn, r.error AS error, r.result AS result';
 

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service';
@@ -19,7 +20,7 @@ import { currentShape, type StoredResult } from './report-codes';
 import { ReportCodesRepository } from './report-codes.repository';
 import { Background } from '../common/background';
 import { REPORT_WORKER } from './report-worker';
-import { ReportsConfig } from './reports.config';
+import { reportsConfig } from './reports.config';
 import { ReportNotCompletedException, ReportNotFoundException } from './reports.errors';
 import { REPORT_LIMITS } from './reports.limits';
 import { OwnedReport, ReportRow, ReportsRepository, SharedReportRow } from './reports.repository';
@@ -49,6 +50,7 @@ export function reportDtoOf(r: ReportRow): ReportDto {
     analyst: r.analyst,
     maxThemes: Number(r.maxThemes),
     includeFlagged: Boolean(Number(r.includeFlagged)),
+    language: r.language,
     status: r.status,
     progress: { done: Number(r.progressDone), total: Number(r.progressTotal) },
     asOf: r.asOf === null ? null : rawDate(r.asOf).toISOString(),
@@ -97,7 +99,7 @@ export class ReportsService {
     private readonly access: AccessService,
     private readonly analysts: AnalystsService,
     private readonly background: Background,
-    private readonly config: ReportsConfig,
+    @Inject(reportsConfig.KEY) private readonly config: ConfigType<typeof reportsConfig>,
   ) {}
 
   /** Queues a report on a visible interview; the worker of this instance looks at once. */

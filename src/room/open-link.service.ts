@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { InvitesConfig } from '../invites/invites.config';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Inject } from '@nestjs/common';
+import { invitesConfig } from '../invites/invites.config';
 import { OPEN_STATUSES } from '../domain/invite-status';
 import { negotiateLanguage } from '../languages/languages';
 import { roomCsp } from './room-page';
@@ -23,7 +24,7 @@ const OPEN_ID = new RegExp(`^[A-Za-z0-9_-]{1,${RECRUITMENT_LIMITS.openId}}$`);
 export class OpenLinkService {
   constructor(
     private readonly recruitment: RecruitmentService,
-    private readonly invitesConfig: InvitesConfig,
+    @Inject(invitesConfig.KEY) private readonly inviteSettings: ConfigType<typeof invitesConfig>,
   ) {}
 
   async arrive(openID: string, query: OpenQuery, acceptLanguage: string | undefined): Promise<OpenAnswer> {
@@ -50,7 +51,7 @@ export class OpenLinkService {
       return { html: renderScreener(context, recruitment.screener, carried, arrival.missing), csp: formCsp };
     }
     // An interview under way (or still to start) goes on in its room; the room keeps the language asked for.
-    const room = `${this.invitesConfig.inviteBaseUrl}/${arrival.linkID}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
+    const room = `${this.inviteSettings.inviteBaseUrl}/${arrival.linkID}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
     if (OPEN_STATUSES.includes(arrival.status)) return { location: room };
     if (arrival.redirectUrl) return { location: arrival.redirectUrl };
     if (arrival.status === 'screenedout' || arrival.status === 'overquota') return { html: renderOpenMessage(context, arrival.status), csp };

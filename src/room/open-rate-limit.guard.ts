@@ -1,7 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { CanActivate, ExecutionContext, Injectable, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RateLimitBucket, RateLimiterService, addressKey } from '../rate-limit/rate-limiter.service';
-import { RoomConfig } from './room.config';
+import { roomConfig } from './room.config';
 
 /**
  * The open link's rate limit: per client address, the room's own budget (ROOM_RATE_LIMIT_MAX per
@@ -13,7 +14,7 @@ export class OpenRateLimitGuard implements CanActivate {
 
   constructor(
     private readonly limiter: RateLimiterService,
-    config: RoomConfig,
+    @Inject(roomConfig.KEY) config: ConfigType<typeof roomConfig>,
   ) {
     this.perAddress = limiter.bucket('roomAddress', config.rateLimit.perAddress);
   }

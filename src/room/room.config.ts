@@ -1,7 +1,8 @@
 import { Env, readInt, readText } from '../config/env';
+import { featureConfig } from '../config/feature-config';
 
-/** The interview room's own settings (registered by RoomModule with ConfigModule.forFeature). */
-export class RoomConfig {
+/** The interview room's own settings (the namespace roomConfig). */
+export interface RoomConfig {
   /**
    * Shown above the start form and recorded in the transcript when the interviewee agrees, unless the
    * interview has its own. Null: the default of the room's language catalog (room.consent.default).
@@ -20,3 +21,5 @@ export function readRoomConfig(env: Env): RoomConfig {
     },
   };
 }
+
+export const roomConfig = featureConfig('room', readRoomConfig);

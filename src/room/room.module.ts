@@ -1,7 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { jsonBody } from '../common/json-body';
-import { ConfigModule } from '../config/config.module';
 import { InterviewersModule } from '../interviewers/interviewers.module';
 import { InvitesModule } from '../invites/invites.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -9,7 +8,6 @@ import { OpenLinkController } from './open-link.controller';
 import { OpenLinkService } from './open-link.service';
 import { OpenRateLimitGuard } from './open-rate-limit.guard';
 import { RoomPageController } from './room-page.controller';
-import { RoomConfig, readRoomConfig } from './room.config';
 import { RoomController } from './room.controller';
 import { ROOM_LIMITS } from './room.limits';
 import { RoomService } from './room.service';
@@ -33,7 +31,7 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
  * limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
  */
 @Module({
-  imports: [ConfigModule.forFeature(RoomConfig, readRoomConfig), InvitesModule, InterviewersModule, RateLimitModule, VoiceModule, RecruitmentModule],
+  imports: [InvitesModule, InterviewersModule, RateLimitModule, VoiceModule, RecruitmentModule],
   controllers: [RoomController, RoomVoiceController, RoomPageController, OpenLinkController],
   providers: [RoomService, OpenLinkService, OpenRateLimitGuard],
   exports: [RoomService],

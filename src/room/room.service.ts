@@ -1,4 +1,5 @@
-import { Injectable, Logger, StreamableFile } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Logger, StreamableFile, Inject } from '@nestjs/common';
 import { KeyedQueue } from '../common/keyed-queue';
 import { inSpan } from '../common/spans';
 import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/interviewer-agent';
@@ -10,7 +11,7 @@ import { InviteChangedException, InviteExpiredException, InviteNotFoundException
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ProgressDto, ReplyResultDto, SessionDto } from './dto/session.dto';
 import { NoSpeechHereException, NotVoiceInterviewException, RoomNotFoundException } from './room.errors';
-import { RoomConfig } from './room.config';
+import { roomConfig } from './room.config';
 import { directionOf, interviewLanguageChoices, isLanguage, Language, negotiateLanguage } from '../languages/languages';
 import { translate } from '../languages/messages';
 import { scriptProgress, translationOf } from '../interviewers/default-interviewer';
@@ -46,7 +47,7 @@ export class RoomService {
   constructor(
     private readonly lifecycle: InviteLifecycleService,
     private readonly interviewers: InterviewersService,
-    private readonly config: RoomConfig,
+    @Inject(roomConfig.KEY) private readonly config: ConfigType<typeof roomConfig>,
     private readonly metrics: Metrics,
     private readonly voice: VoiceService,
     private readonly recruitment: RecruitmentService,

@@ -1,8 +1,9 @@
 import { ConfigError } from '../config/config-error';
 import { Env, quote, readJsonVariable } from '../config/env';
-import { Secret } from '../interviewers/interviewers.config';
+import { Json, Secret, checkFields, isObject, readApiKey, readBaseUrl, readWholeNumber } from '../config/server-fields';
 import { LANGUAGE_TAGS } from '../languages/languages';
 import { VOICE_LIMITS } from './voice.limits';
+import { featureConfig } from '../config/feature-config';
 
 /** An OpenAI-compatible transcription server (`POST {baseUrl}/audio/transcriptions`): speaches, whisper.cpp's server, LocalAI, OpenAI. */
 export interface TranscriberConfig {
@@ -31,8 +32,8 @@ export interface SpeakerConfig {
   timeoutMs: number;
 }
 
-/** The speech servers of voice interviews (registered by VoiceModule with ConfigModule.forFeature). */
-export class VoiceConfig {
+/** The speech servers of voice interviews (the namespace voiceConfig). */
+export interface VoiceConfig {
   /** TRANSCRIBER; null: no voice interviews (`mode: "voice"` is refused). */
   readonly transcriber: TranscriberConfig | null;
   /** SPEAKER; null: the room speaks questions with the browser's own speech synthesis. */
@@ -43,15 +44,11 @@ export function readVoiceConfig(env: Env): VoiceConfig {
   return { transcriber: readTranscriber(env), speaker: readSpeaker(env) };
 }
 
-type Json = Record<string, unknown>;
+export const voiceConfig = featureConfig('voice', readVoiceConfig);
 
 const TRANSCRIBER_FIELDS = ['baseUrl', 'model', 'apiKeyEnv', 'timeoutMs', 'responseFormat'];
 const SPEAKER_FIELDS = ['baseUrl', 'model', 'voice', 'voices', 'apiKeyEnv', 'timeoutMs'];
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-/** What an HTTP header value may carry: a key with spaces or line breaks would fail on every call. */
-const BEARER_TOKEN = /^[\x21-\x7e]+$/;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const SERVER_EXAMPLE = 'http://localhost:8000/v1';
 
 /** TRANSCRIBER: `{baseUrl, model, apiKeyEnv?, timeoutMs?, responseFormat?}` as JSON or `@path/to/file.json`; unset or blank: none. */
 export function readTranscriber(env: Env): TranscriberConfig | null {
@@ -61,10 +58,10 @@ export function readTranscriber(env: Env): TranscriberConfig | null {
   const responseFormat = value.responseFormat ?? 'verbose_json';
   if (responseFormat !== 'verbose_json' && responseFormat !== 'json') throw new ConfigError(`${where}: responseFormat must be "verbose_json" or "json" (got ${quote(responseFormat)})`);
   return {
-    baseUrl: readBaseUrl(where, value.baseUrl),
+    baseUrl: readBaseUrl(where, value.baseUrl, SERVER_EXAMPLE),
     model: readName(where, 'model', value.model, VOICE_LIMITS.model),
     apiKey: readApiKey(env, where, value.apiKeyEnv),
-    timeoutMs: readTimeout(where, value.timeoutMs, VOICE_LIMITS.transcriberTimeoutMs),
+    timeoutMs: readWholeNumber(where, 'timeoutMs', value.timeoutMs, VOICE_LIMITS.transcriberTimeoutMs),
     responseFormat,
   };
 }
@@ -83,12 +80,12 @@ export function readSpeaker(env: Env): SpeakerConfig | null {
     }
   }
   return {
-    baseUrl: readBaseUrl(where, value.baseUrl),
+    baseUrl: readBaseUrl(where, value.baseUrl, SERVER_EXAMPLE),
     model: readName(where, 'model', value.model, VOICE_LIMITS.model),
     voice: readName(where, 'voice', value.voice, VOICE_LIMITS.voice),
     voices,
     apiKey: readApiKey(env, where, value.apiKeyEnv),
-    timeoutMs: readTimeout(where, value.timeoutMs, VOICE_LIMITS.speakerTimeoutMs),
+    timeoutMs: readWholeNumber(where, 'timeoutMs', value.timeoutMs, VOICE_LIMITS.speakerTimeoutMs),
   };
 }
 
@@ -98,27 +95,8 @@ function readObject(env: Env, variable: string, fields: readonly string[], examp
   if (!read) return null;
   const { where, parsed: value } = read;
   if (!isObject(value)) throw new ConfigError(`${where} must be a JSON object like ${example}`);
-  for (const field of Object.keys(value)) {
-    if (!fields.includes(field)) {
-      const hint = /key|token|secret/i.test(field) ? ' (put the key in an environment variable and name that variable in apiKeyEnv)' : '';
-      throw new ConfigError(`${where}: unknown field ${quote(field)}${hint}; allowed: ${fields.join(', ')}`);
-    }
-  }
+  checkFields(where, value, fields);
   return { where, value };
-}
-
-function readBaseUrl(where: string, value: unknown): string {
-  const rule = `${where}: baseUrl must be an absolute http(s) URL without query, fragment or credentials, like "http://localhost:8000/v1"`;
-  if (typeof value !== 'string' || /\s/.test(value)) throw new ConfigError(rule);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(rule);
-  }
-  // Credentials in the URL would travel outside apiKeyEnv's protection; a query or fragment would end up before /audio/....
-  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password || url.search || url.hash) throw new ConfigError(rule);
-  return value.replace(/\/+$/, '');
 }
 
 /** A model or voice name: required, 1 to `max` printable characters. */
@@ -129,24 +107,4 @@ function readName(where: string, field: string, value: unknown, max: number): st
   if (text === '') throw new ConfigError(`${where}: ${field} must not be empty`);
   if (text.length > max || [...text].some((c) => c < ' ' || c === '\x7f') || !text.isWellFormed()) throw new ConfigError(`${where}: ${field} must be at most ${max} printable characters`);
   return text;
-}
-
-function readTimeout(where: string, value: unknown, bounds: { min: number; max: number; default: number }): number {
-  if (value === undefined || value === null) return bounds.default;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < bounds.min || value > bounds.max) {
-    throw new ConfigError(`${where}: timeoutMs must be a whole number from ${bounds.min} to ${bounds.max} (got ${quote(value)})`);
-  }
-  return value;
-}
-
-function readApiKey(env: Env, where: string, value: unknown): Secret | null {
-  if (value === undefined || value === null) return null;
-  // Never quoted: a key pasted here by mistake must not end up in the error line.
-  if (typeof value !== 'string' || !ENV_NAME.test(value)) {
-    throw new ConfigError(`${where}: apiKeyEnv must be the name of an environment variable (letters, digits and "_"), not the key itself`);
-  }
-  const key = env[value]?.trim();
-  if (!key) throw new ConfigError(`${where}: apiKeyEnv names ${value}, which is not set`);
-  if (!BEARER_TOKEN.test(key)) throw new ConfigError(`${where}: the value of ${value} is not a usable API key (printable characters without spaces)`);
-  return new Secret(key);
 }

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule } from '../config/config.module';
-import { VoiceConfig, readVoiceConfig } from './voice.config';
 import { VoiceController } from './voice.controller';
 import { VoiceService } from './voice.service';
 
@@ -9,7 +7,6 @@ import { VoiceService } from './voice.service';
  * run. Interviews check a voice interview can run; the room records, transcribes and speaks through it.
  */
 @Module({
-  imports: [ConfigModule.forFeature(VoiceConfig, readVoiceConfig)],
   controllers: [VoiceController],
   providers: [VoiceService],
   exports: [VoiceService],

@@ -1,10 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Logger, Inject } from '@nestjs/common';
 import { inSpan } from '../common/spans';
 import { Metrics } from '../metrics/metrics.service';
 import { durationOf, looksLike } from './audio-format';
 import type { ModeDto } from './dto/mode.dto';
 import { SpeechServerFailure, describeFailure, speak, transcribe } from './speech-servers';
-import { VoiceConfig } from './voice.config';
+import { voiceConfig } from './voice.config';
 import {
   EmptyRecordingException,
   NoSpeechException,
@@ -34,7 +35,7 @@ export class VoiceService {
   private readonly logger = new Logger(VoiceService.name);
 
   constructor(
-    private readonly config: VoiceConfig,
+    @Inject(voiceConfig.KEY) private readonly config: ConfigType<typeof voiceConfig>,
     private readonly metrics: Metrics,
   ) {}
 

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Logger, OnApplicationBootstrap, Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { uuidv7 } from '../common/ids';
@@ -6,7 +7,7 @@ import { retryDelayMs } from './retry-schedule';
 import { SendOutcome, sendWebhook } from './webhook-sender';
 import { signedHeaders } from './webhook-signing';
 import { WebhookOutbox } from './webhook-outbox.service';
-import { WebhooksConfig } from './webhooks.config';
+import { webhooksConfig } from './webhooks.config';
 import { RELAY } from './webhooks.limits';
 import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
 import { transaction } from '../database/transaction';
@@ -39,7 +40,7 @@ export class WebhookRelay implements OnApplicationBootstrap {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly webhooks: WebhooksRepository,
     outbox: WebhookOutbox,
-    private readonly config: WebhooksConfig,
+    @Inject(webhooksConfig.KEY) private readonly config: ConfigType<typeof webhooksConfig>,
     background: Background,
     private readonly metrics: Metrics,
   ) {

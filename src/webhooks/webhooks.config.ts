@@ -1,9 +1,10 @@
 import { ConfigError } from '../config/config-error';
 import { Env, readBool, readInt } from '../config/env';
 import { RELAY, RETRY_SCHEDULE_SECONDS } from './webhooks.limits';
+import { featureConfig } from '../config/feature-config';
 
-/** The webhooks' own settings (registered by WebhooksModule with ConfigModule.forFeature). */
-export class WebhooksConfig {
+/** The webhooks' own settings (the namespace webhooksConfig). */
+export interface WebhooksConfig {
   /** Development and tests only: deliver to loopback, private and link-local addresses, and over http. */
   readonly allowLocal: boolean;
   /** The waits between attempts, in ms: the contract's schedule unless WEBHOOK_RETRY_SCHEDULE shortens it (tests). */
@@ -33,3 +34,5 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
     timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', RELAY.timeoutMs, 100, RELAY.timeoutMs),
   };
 }
+
+export const webhooksConfig = featureConfig('webhooks', readWebhooksConfig);

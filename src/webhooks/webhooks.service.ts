@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Inject } from '@nestjs/common';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
@@ -10,7 +11,7 @@ import { AttemptDto, DeliveryDto, LastDeliveryDto, RedeliveryDto, WebhookCreated
 import { WebhookOutbox } from './webhook-outbox.service';
 import { newWebhookSecret } from './webhook-signing';
 import { checkTarget } from './webhook-targets';
-import { WebhooksConfig } from './webhooks.config';
+import { webhooksConfig } from './webhooks.config';
 import { DeliveryInProgressException, DeliveryNotFoundException, WebhookDisabledException, WebhookNotFoundException, WebhookTargetRefusedException } from './webhooks.errors';
 import { WEBHOOK_EVENTS, WebhookEventType } from './webhooks.limits';
 import { AttemptRow, DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository';
@@ -65,7 +66,7 @@ export class WebhooksService {
     private readonly webhooks: WebhooksRepository,
     private readonly access: AccessService,
     private readonly outbox: WebhookOutbox,
-    private readonly config: WebhooksConfig,
+    @Inject(webhooksConfig.KEY) private readonly config: ConfigType<typeof webhooksConfig>,
   ) {}
 
   async create(dto: CreateWebhookDto, principal: Principal): Promise<WebhookCreatedDto> {

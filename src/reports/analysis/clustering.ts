@@ -63,20 +63,67 @@ function norm(vector: Float64Array, offset: number, dim: number): number {
  */
 export async function groupRows(rows: SparseRows, options: GroupingOptions, yielder: Yielder): Promise<Grouping> {
   const count = rows.starts.length - 1;
-  const dim = rows.dim;
-  const sample = evenSample(rows, SAMPLE_SIZE, options.rank);
+  const picked = evenSample(rows, SAMPLE_SIZE, options.rank);
   const none: Grouping = { k: 0, centroids: new Float64Array(0), assignment: new Int32Array(count).fill(-1), similarity: new Float64Array(count) };
-  if (sample.length < Math.max(2, options.minRows) || dim === 0) return none;
+  if (picked.length < Math.max(2, options.minRows) || rows.dim === 0) return none;
 
+  // The sample on its own, over the features it has: k-means and the merging loop over every dimension
+  // for each group, and most of a large study's vocabulary (rare words) is not in the sample. A feature
+  // no sampled row has is 0 in every centroid, so leaving it out changes no sum.
+  const compact = sampleRows(rows, picked);
+  const { sampled } = compact;
+  const dim = sampled.dim;
+  const sample = Int32Array.from(picked, (_, i) => i);
   const k0 = Math.max(1, Math.min(OVERSPLIT * options.maxGroups, Math.floor(sample.length / Math.max(2, options.minRows))));
-  const seeds = await seedCentroids(rows, sample, k0, options.seed, yielder);
-  const fragments = await sphericalKMeans(rows, sample, seeds, k0, MAX_ITERATIONS, yielder);
+  const seeds = await seedCentroids(sampled, sample, k0, options.seed, yielder);
+  const fragments = await sphericalKMeans(sampled, sample, seeds, k0, MAX_ITERATIONS, yielder);
+  const result = await mergeFragments(sampled, fragments.assignment, k0, options, yielder);
+  if (result === null) return none;
 
+  // The groups' centroids in the space of all the rows, for every row to join one.
+  const { centroids: local, k } = result;
+  const centroids = new Float64Array(k * rows.dim);
+  for (let g = 0; g < k; g++) for (let f = 0; f < dim; f++) centroids[g * rows.dim + compact.featureOf[f]] = local[g * dim + f];
+  return assignAll(rows, centroids, k, options.minFit, yielder);
+}
+
+/** Some rows (row i is picked[i]) over the features they have, renumbered in order; featureOf maps them back. */
+function sampleRows(rows: SparseRows, picked: Int32Array): { sampled: SparseRows; featureOf: Int32Array } {
+  const local = new Int32Array(rows.dim).fill(-1);
+  const starts = new Int32Array(picked.length + 1);
+  for (let i = 0; i < picked.length; i++) {
+    const row = picked[i];
+    starts[i + 1] = starts[i] + rows.starts[row + 1] - rows.starts[row];
+    for (let j = rows.starts[row]; j < rows.starts[row + 1]; j++) local[rows.features[j]] = 0;
+  }
+  // Ascending, as the rows' own features are: sums over features then run in the same order.
+  let dim = 0;
+  for (let f = 0; f < rows.dim; f++) if (local[f] === 0) local[f] = dim++;
+  const featureOf = new Int32Array(dim);
+  for (let f = 0; f < rows.dim; f++) if (local[f] >= 0) featureOf[local[f]] = f;
+  const features = new Int32Array(starts[picked.length]);
+  const weights = new Float32Array(starts[picked.length]);
+  for (let i = 0; i < picked.length; i++) {
+    const row = picked[i];
+    for (let j = rows.starts[row], at = starts[i]; j < rows.starts[row + 1]; j++, at++) {
+      features[at] = local[rows.features[j]];
+      weights[at] = rows.weights[j];
+    }
+  }
+  return { sampled: { starts, features, weights, dim }, featureOf };
+}
+
+/**
+ * The fragments k-means found among `sampled`'s rows merged into groups (steps 2 and 3 of groupRows):
+ * the groups' unit centroids in the sample's space, or null when none stands.
+ */
+async function mergeFragments(rows: SparseRows, fragmentOf: Int32Array, k0: number, options: GroupingOptions, yielder: Yielder): Promise<{ k: number; centroids: Float64Array } | null> {
+  const dim = rows.dim;
   // Each fragment's sum of member vectors: merging two adds their sums, so the merged centroid is exact.
   const sums = new Float64Array(k0 * dim);
   const sizes = new Float64Array(k0);
-  for (const row of sample) {
-    const c = fragments.assignment[row];
+  for (let row = 0; row + 1 < rows.starts.length; row++) {
+    const c = fragmentOf[row];
     sizes[c]++;
     for (let i = rows.starts[row]; i < rows.starts[row + 1]; i++) sums[c * dim + rows.features[i]] += rows.weights[i];
   }
@@ -138,13 +185,13 @@ export async function groupRows(rows: SparseRows, options: GroupingOptions, yiel
 
   const kept: number[] = [];
   for (let c = 0; c < k0; c++) if (alive[c] && sizes[c] >= options.minRows && norms[c] > 0) kept.push(c);
-  if (!kept.length) return none;
+  if (!kept.length) return null;
   const k = kept.length;
   const centroids = new Float64Array(k * dim);
   kept.forEach((c, g) => {
     for (let i = 0; i < dim; i++) centroids[g * dim + i] = sums[c * dim + i] / norms[c];
   });
-  return assignAll(rows, centroids, k, options.minFit, yielder);
+  return { k, centroids };
 }
 
 /** Every row to the centroid it is most like (ties: the lower group), or to none when less alike than minFit or empty. */

@@ -1,7 +1,7 @@
 import type { AnalysisAnswer } from './analysis.types';
 import { stemmerFor } from './stemmers';
 import { baseLanguage } from './stopwords';
-import { forEachTerm, termRules, type TermRules } from './tokenize';
+import { forEachTerm, rememberingTermRules, type TermRules } from './tokenize';
 import type { Yielder } from './yielder';
 
 /** Between two runs of terms in `Corpus.tokens`: a phrase never spans it. */
@@ -70,7 +70,7 @@ export async function buildCorpus(answers: readonly AnalysisAnswer[], yielder: Y
     if (link === undefined) linkIds.set(answer.linkID, (link = linkIds.size));
     links[d] = link;
     let rules = rulesByTag.get(answer.language);
-    if (!rules) rulesByTag.set(answer.language, (rules = termRules(answer.language)));
+    if (!rules) rulesByTag.set(answer.language, (rules = rememberingTermRules(answer.language)));
     if (!rules.stopWords) {
       const language = baseLanguage(answer.language);
       unlistedLanguages.set(language, (unlistedLanguages.get(language) ?? 0) + 1);

@@ -7,6 +7,7 @@ import type { ReportInput } from '../analyst/analyst';
 import { gatherHere, type AnswerInsights } from '../report-answers';
 import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion, AnalysisResult } from './analysis.types';
 import { analyzeOffline, type OfflineAnalysisInput } from './offline-analysis';
+import { ServiceLoad } from './service-load';
 import type { Yielder } from './yielder';
 
 /**
@@ -89,6 +90,8 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
   /** Runs queued or running: the worker is let go when the last one ends. */
   private runs = 0;
   private stopped = false;
+  /** This thread's load, which the worker reads to know whether to rest. */
+  private readonly load = new ServiceLoad();
 
   constructor(options: OfflineAnalysisRunnerOptions = {}) {
     const file = options.workerFile ?? join(__dirname, 'offline-analysis.worker.js');
@@ -233,10 +236,12 @@ export class OfflineAnalysisRunner implements OnApplicationShutdown {
   }
 
   private start(file: string): Worker {
-    const worker = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const worker = new Worker(file, { workerData: { serviceLoad: this.load.buffer }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    this.load.start();
     // A worker that dies between runs is replaced on the next one; its 'error' must not be unhandled.
     worker.on('error', () => undefined).on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
+      if (!this.worker) this.load.stop();
     });
     return worker;
   }

@@ -1,9 +1,10 @@
 import { constants, setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { ReportAnswers } from '../report-answers';
 import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion } from './analysis.types';
 import { analyzeOffline } from './offline-analysis';
 import type { FromWorker, ToWorker } from './offline-analysis-runner';
+import { serviceBusy } from './service-load';
 import { Yielder } from './yielder';
 
 /**
@@ -26,15 +27,17 @@ if (process.platform === 'linux') {
 }
 
 /**
- * The worker works 10 ms, then rests 10 ms. Its thread's low priority does not cover what its work
- * sets going elsewhere: V8's garbage collection and compiler threads, and the service's thread and the
- * database reading the pages it asks for. Measured on 2 cores with products/getOne at 200 req/s while
- * a 100,000-answer report ran, p99 was 8-23 ms against 4-12 ms idle without rest, and 6-7 ms (1.3-1.5×
- * idle, 5 rounds) with it; the report took 7.4 s instead of 4.2 s (the target is 20 s).
+ * While the service is busy (see ServiceLoad), the worker works 10 ms, then rests 10 ms. Its thread's
+ * low priority does not cover what its work sets going elsewhere: V8's garbage collection and compiler
+ * threads, and the service's thread and the database reading the pages it asks for. Measured on 2
+ * cores with products/getOne at 200 req/s while a 100,000-answer report ran, p99 was 8-23 ms against
+ * 4-12 ms idle without rest, and 6-7 ms (1.3-1.5× idle, 5 rounds) with it. While the service is idle
+ * it only gives way a turn, to take in the pages sent to it.
  */
 const WORK_MS = 10;
 const REST_MS = 10;
-const paced = new Yielder(WORK_MS, undefined, REST_MS);
+const busy = serviceBusy((workerData as { serviceLoad: SharedArrayBuffer }).serviceLoad);
+const paced = new Yielder(WORK_MS, undefined, () => (busy() ? REST_MS : 0));
 const post = (message: FromWorker) => port.postMessage(message);
 const fail = (error: unknown) => post({ type: 'error', message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined });
 const onProgress = (done: number, total: number) => post({ type: 'progress', done, total });

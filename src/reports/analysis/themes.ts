@@ -120,16 +120,23 @@ export async function codeAnswers(corpus: Corpus, docs: readonly number[], optio
  * Which of two answers comes first among equals: by a hash of their text, then by invite and turn. An
  * order that does not depend on the order they were read in, used where ties must be broken.
  */
-function canonicallyBefore(corpus: Corpus, a: number, b: number, hashes: Map<number, number>): boolean {
-  const hash = (d: number) => {
-    let h = hashes.get(d);
-    if (h === undefined) hashes.set(d, (h = textHash(corpus.answers[d].answer)));
-    return h;
-  };
-  if (hash(a) !== hash(b)) return hash(a) < hash(b);
+function canonicallyBefore(corpus: Corpus, a: number, b: number): boolean {
+  const [ha, hb] = [hashOf(corpus, a), hashOf(corpus, b)];
+  if (ha !== hb) return ha < hb;
   const [x, y] = [corpus.answers[a], corpus.answers[b]];
   if (x.answer !== y.answer) return x.answer < y.answer;
   return x.linkID !== y.linkID ? x.linkID < y.linkID : x.turnIndex < y.turnIndex;
+}
+
+/** Each corpus's answers' hashes (-1: not yet computed): an answer is ranked among its question's and again among all. */
+const corpusHashes = new WeakMap<Corpus, Float64Array>();
+
+/** Answer d's textHash, computed once per corpus. */
+function hashOf(corpus: Corpus, d: number): number {
+  let hashes = corpusHashes.get(corpus);
+  if (!hashes) corpusHashes.set(corpus, (hashes = new Float64Array(corpus.answers.length).fill(-1)));
+  if (hashes[d] < 0) hashes[d] = textHash(corpus.answers[d].answer);
+  return hashes[d];
 }
 
 /**
@@ -230,7 +237,7 @@ async function findThemes(corpus: Corpus, vectors: Vectors, subset: readonly num
   const docOf = (i: number) => vectors.docOfRow[subset[i]];
   const minRows = Math.max(MIN_INVITES, Math.ceil(MIN_SHARE * Math.min(subset.length, 4000)));
   // The rows come in the order the database returned them; k-means' sample and seeds follow a hash of each text instead.
-  const rank = Uint32Array.from(subset, (_, i) => textHash(corpus.answers[docOf(i)].answer));
+  const rank = Uint32Array.from(subset, (_, i) => hashOf(corpus, docOf(i)));
   let grouping = await groupRows(rows, { maxGroups: cap, minRows, mergeAt: MERGE_AT, minFit: MIN_FIT, seed: SEED, rank }, yielder);
   const allDocs = subset.map((_, i) => docOf(i));
   const { spread, total } = phraseSpreadOf(corpus, allDocs);
@@ -346,8 +353,7 @@ export function shorten(text: string): string {
 /** The `limit` answers of a theme nearest its centre, nearest first (ties: canonicallyBefore): kept in a short sorted list, not by sorting the whole theme. */
 function mostTypical(corpus: Corpus, draft: Draft, limit: number): number[] {
   const top: { d: number; s: number }[] = [];
-  const hashes = new Map<number, number>();
-  const before = (a: { d: number; s: number }, b: { d: number; s: number }) => a.s > b.s || (a.s === b.s && canonicallyBefore(corpus, a.d, b.d, hashes));
+  const before = (a: { d: number; s: number }, b: { d: number; s: number }) => a.s > b.s || (a.s === b.s && canonicallyBefore(corpus, a.d, b.d));
   for (const d of draft.docs) {
     const entry = { d, s: draft.similarity.get(d) ?? 0 };
     if (top.length === limit && !before(entry, top[limit - 1])) continue;

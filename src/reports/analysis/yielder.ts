@@ -22,12 +22,13 @@ export class Yielder {
   /**
    * With `signal`: once it is aborted, the next turn given rejects with its reason, and the loop stops
    * there. With `restMs`: each turn given lasts that long (a timer) rather than one turn of the event
-   * loop, so that the loop takes at most budget / (budget + rest) of a core.
+   * loop, so that the loop takes at most budget / (budget + rest) of a core; as a function, it is asked
+   * at each turn (0: one turn of the event loop).
    */
   constructor(
     private readonly budgetMs: number = DEFAULT_YIELD_BUDGET_MS,
     private readonly signal?: AbortSignal,
-    private readonly restMs = 0,
+    private readonly restMs: number | (() => number) = 0,
   ) {}
 
   /** Whether the budget is spent: the loop should give way now. */
@@ -37,7 +38,8 @@ export class Yielder {
 
   /** A turn of the event loop; then the budget starts again (or, once the signal is aborted, its reason is thrown). */
   async giveWay(): Promise<void> {
-    await new Promise<void>((resolve) => (this.restMs > 0 ? setTimeout(resolve, this.restMs) : setImmediate(resolve)));
+    const rest = typeof this.restMs === 'function' ? this.restMs() : this.restMs;
+    await new Promise<void>((resolve) => (rest > 0 ? setTimeout(resolve, rest) : setImmediate(resolve)));
     this.signal?.throwIfAborted();
     this.yields++;
     this.last = performance.now();

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { InterviewersConfig } from '../../interviewers/interviewers.config';
+import type { ConfigType } from '@nestjs/config';
+import { Injectable, Inject } from '@nestjs/common';
+import { interviewersConfig } from '../../interviewers/interviewers.config';
 import { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import { UnknownAnalystException } from '../reports.errors';
 import { Analyst, OfflineAnalyst } from './analyst';
@@ -14,7 +15,7 @@ export class AnalystsService {
   private readonly offline: OfflineAnalyst;
 
   constructor(
-    private readonly interviewers: InterviewersConfig,
+    @Inject(interviewersConfig.KEY) private readonly interviewers: ConfigType<typeof interviewersConfig>,
     private readonly runner: OfflineAnalysisRunner,
   ) {
     this.offline = new OfflineAnalyst(runner);

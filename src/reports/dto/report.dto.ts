@@ -1,3 +1,4 @@
+import { LANGUAGE_TAGS } from '../../languages/languages';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
@@ -301,6 +302,15 @@ export class ReportDto {
 
   @ApiProperty({ type: Boolean, example: false, description: 'Whether flagged invites\' answers were read, as addOne asked.' })
   includeFlagged: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: LANGUAGE_TAGS,
+    example: null,
+    description: 'The language addOne asked the analyst to write the report in; null when it asked none (en). The offline analysis does not translate: its themes carry their own language.',
+  })
+  language: string | null;
 
   @ApiProperty({ enum: REPORT_STATUSES, example: 'completed', description: 'queued → running → completed | failed. It runs in the background, in any instance of the service.' })
   status: ReportStatus;

@@ -1,7 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { CanActivate, ExecutionContext, Injectable, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RateLimitBucket, RateLimiterService, addressKey } from '../../rate-limit/rate-limiter.service';
-import { ReportsConfig } from '../reports.config';
+import { reportsConfig } from '../reports.config';
 
 /** The shared pages' rate limit: per client address (SHARE_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_SECONDS), 429 past it. */
 @Injectable()
@@ -10,7 +11,7 @@ export class ShareRateLimitGuard implements CanActivate {
 
   constructor(
     private readonly limiter: RateLimiterService,
-    config: ReportsConfig,
+    @Inject(reportsConfig.KEY) config: ConfigType<typeof reportsConfig>,
   ) {
     this.perAddress = limiter.bucket('shareAddress', config.shareRateLimit);
   }
