@@ -5,13 +5,13 @@ import { InterviewsModule } from '../interviews/interviews.module';
 import { ProductsModule } from '../products/products.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
+import { InviteAudio } from './invite-audio.entity';
+import { Invite } from './invite.entity';
 import { InviteLifecycleService } from './invite-lifecycle.service';
 import { InvitesController } from './invites.controller';
 import { InvitesRepository } from './invites.repository';
 import { InvitesService } from './invites.service';
 import { InviteAudioRepository } from './invite-audio.repository';
-import { Invite } from './invite.entity';
-import { InviteAudio } from './invite-audio.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Invite, InviteAudio]), IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],

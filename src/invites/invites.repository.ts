@@ -9,7 +9,7 @@ import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Recruitment } from '../recruitment/recruitment.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
-import type { InviteStatus } from './invite-status';
+import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
 

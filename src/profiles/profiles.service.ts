@@ -13,7 +13,7 @@ import { NewProfileDetails, NewProfileDto } from './dto/new-profile.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ListProfilesQueryDto } from './dto/profile-queries.dto';
 import { Profile, ProfileDetails, ProfileMetadata } from './profile.entity';
-import { PROFILE_LIMITS } from './profile.limits';
+import { PROFILE_LIMITS } from '../domain/profile.limits';
 import { ProfileNotFoundException } from './profiles.errors';
 import { ProfilesRepository } from './profiles.repository';
 import { foldMean } from './sentiment';

@@ -7,7 +7,7 @@ import { BuilderKeysetList } from '../common/keyset';
 import { FOR_UPDATE, forUpdate, sqlDate } from '../database/column-types';
 import type { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
-import type { InviteStatus } from '../invites/invite-status';
+import type { InviteStatus } from '../domain/invite-status';
 import { IN_CHUNK } from '../common/limits';
 import type { Product } from '../products/product.entity';
 import { Report, ReportShare } from './report.entity';

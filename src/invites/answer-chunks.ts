@@ -1,6 +1,6 @@
 import type { BuilderKeysetList } from '../common/keyset';
-import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
-import type { AnswerSourceRow } from '../invites/invites.repository';
+import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
+import type { AnswerSourceRow } from './invites.repository';
 import { AnswerSource, ExportRow, QuestionsIn, answersOf } from './answer-rows';
 
 /**
