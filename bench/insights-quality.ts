@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { SentimentIntensityAnalyzer } from 'vader-sentiment';
-import { ANSWER_SOURCES_PER_READ } from '../src/answers/answer-chunks';
+import { ANSWER_SOURCES_PER_READ } from '../src/invites/answer-chunks';
 import type { AnswerSourceRow } from '../src/invites/invites.repository';
 import { answerSentiment } from '../src/profiles/sentiment';
 import type { AnalysisAnswer, AnalysisQuestion } from '../src/reports/analysis/analysis.types';

@@ -1,5 +1,6 @@
 import { LIST_MAX_ROWS } from '../src/common/limits';
 import { sqlDate } from '../src/database/column-types';
+import type { AnswerRow } from '../src/invites/answer-rows';
 import { TestApp, bearer, expectError, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 
@@ -8,18 +9,8 @@ const LONG_1 = 'A colleague showed it to me during a planning meeting last sprin
 const LONG_2 = 'The import was slow and confusing, I nearly gave up on the whole thing that week.';
 const ANYTHING = 'No, that is everything I wanted to say about it today, thank you so much.';
 
-interface Answer {
-  linkID: string;
-  questionIndex: number | null;
-  question: string | null;
-  turnIndex: number;
-  answer: string;
-  followUp: boolean;
-  at: string | null;
-  words: number;
-  sentiment: number | null;
-  language: string;
-}
+/** The export's columns, in order: the CSV header, and every JSON line's keys. */
+const EXPORT_HEADER = 'linkID,questionIndex,question,turnIndex,answer,followUp,at,words,sentiment,language,asked,status,startedOn,completedOn,name,email,occupation';
 
 /**
  * A study through the room, as interviewees go through it: one who answers everything, one who gives a
@@ -99,7 +90,7 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
   it('answers one row per interviewee answer, in invite then turn order, attributed to its question', async () => {
     const res = await get('/v1/interviews/getAnswers', { interviewID });
     expect(res.status).toBe(200);
-    const rows = res.body.result as Answer[];
+    const rows = res.body.result as AnswerRow[];
     const [full, early] = links;
     // Turn 0 is the consent, 1 the opening (question 0), 2 the answer, 3 question 1...
     const byInvite = {
@@ -128,20 +119,20 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
   });
 
   it('filters by question', async () => {
-    const rows = (await get('/v1/interviews/getAnswers', { interviewID, questionIndex: 0 })).body.result as Answer[];
+    const rows = (await get('/v1/interviews/getAnswers', { interviewID, questionIndex: 0 })).body.result as AnswerRow[];
     const byInvite = { [links[0]]: [LONG_1], [links[1]]: ['A friend.', '-1 point: they said it was great for teams and I believed them.'] };
     expect(rows.map((r) => r.answer)).toEqual(inviteOrder().flatMap((linkID) => byInvite[linkID]));
     expect((await get('/v1/interviews/getAnswers', { interviewID, questionIndex: 7 })).body.result).toEqual([]);
   });
 
   it('pages answers, also inside one invite, covering each exactly once', async () => {
-    const all = ((await get('/v1/interviews/getAnswers', { interviewID })).body.result as Answer[]).map((r) => `${r.linkID}#${r.turnIndex}`);
+    const all = ((await get('/v1/interviews/getAnswers', { interviewID })).body.result as AnswerRow[]).map((r) => `${r.linkID}#${r.turnIndex}`);
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
       const res = await get('/v1/interviews/getAnswers', { interviewID, limit: 2, ...(cursor ? { cursor } : {}) });
       expect(res.status).toBe(200);
-      seen.push(...(res.body.result as Answer[]).map((r) => `${r.linkID}#${r.turnIndex}`));
+      seen.push(...(res.body.result as AnswerRow[]).map((r) => `${r.linkID}#${r.turnIndex}`));
       const link = res.headers.link as string | undefined;
       if (!link) break;
       cursor = new URL(/<([^>]+)>/.exec(link)![1], 'http://x').searchParams.get('cursor')!;
@@ -162,7 +153,7 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
     const text = (res.body as Buffer).toString('utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
     const lines = text.slice(1).split('\r\n');
-    expect(lines[0]).toBe('linkID,questionIndex,question,turnIndex,answer,followUp,at,words,sentiment,language,asked,status,startedOn,completedOn,name,email,occupation');
+    expect(lines[0]).toBe(EXPORT_HEADER);
     expect(lines).toHaveLength(1 + 5 + 1);
     expect(lines[6]).toBe('');
     const line = (linkID: string, turnIndex: number) => lines.find((l) => l.startsWith(`${linkID},`) && l.split(',')[3] === String(turnIndex))!;
@@ -190,25 +181,7 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
     expect(lines.pop()).toBe('');
     const rows = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows).toHaveLength(5);
-    expect(Object.keys(rows[0])).toEqual([
-      'linkID',
-      'questionIndex',
-      'question',
-      'turnIndex',
-      'answer',
-      'followUp',
-      'at',
-      'words',
-      'sentiment',
-      'language',
-      'asked',
-      'status',
-      'startedOn',
-      'completedOn',
-      'name',
-      'email',
-      'occupation',
-    ]);
+    expect(Object.keys(rows[0])).toEqual(EXPORT_HEADER.split(','));
     expect(rows.find((r) => r.followUp)).toMatchObject({ answer: '-1 point: they said it was great for teams and I believed them.', occupation: '=HYPERLINK("x")', status: 'completed', name: 'Grace Hopper', linkID: links[1], turnIndex: 4 });
   });
 
@@ -246,7 +219,7 @@ describe('Answers of a study: getQuestions, getAnswers, exportAnswers', () => {
     it('streams the whole list, every answer once, in order, when it spans several reads', async () => {
       const res = await get('/v1/interviews/getAnswers', { interviewID: bigID });
       expect(res.status).toBe(200);
-      const rows = res.body.result as Answer[];
+      const rows = res.body.result as AnswerRow[];
       expect(rows).toHaveLength(2 * INVITES);
       expect(rows.map((r) => `${r.linkID}#${r.turnIndex}`)).toEqual(order.flatMap((linkID) => [`${linkID}#2`, `${linkID}#4`]));
       expect(rows[2 * 300 + 1]).toMatchObject({ answer: 'Answer 300 to the second question.', questionIndex: 1, question: 'What almost made you give up?' });

@@ -122,13 +122,54 @@ async function recovery(call: Caller, everyRoute: () => Promise<unknown[]>, from
   return { healthAt, allOkAt, lastFailure };
 }
 
+/**
+ * A suite's own service on a throwaway MariaDB (`irs_<name>`), listening on a free port, with an admin
+ * token and a product of `orgID` to exercise every route with; stopped and removed after the suite
+ * (a frozen database thawed first).
+ */
+function useServiceOnThrowawayMariadb(
+  name: string,
+  orgID: string,
+  env: Record<string, string>,
+  bind: (rig: { db: ThrowawayMariadb; t: TestApp; base: string; admin: string; productID: string }) => unknown,
+): void {
+  let dir: string | undefined;
+  let db: ThrowawayMariadb | undefined;
+  let t: TestApp | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), `irs-db${name}-`));
+    db = new ThrowawayMariadb(dir, await freePort());
+    db.install();
+    db.start();
+    await db.waitReady(30_000);
+    await db.sql(`CREATE DATABASE irs_${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    t = await startApp({ DATABASE_URL: `mariadb://root@127.0.0.1:${db.port}/irs_${name}`, DB_CONNECT_TIMEOUT_MS: '1000', LOG_LEVEL: 'silent', ...env });
+    await t.app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+    const admin = await adminToken(t);
+    const created = await callService(base, admin, 'POST', '/v1/products/addOne', { body: { name: `${name} fixture`, orgID } });
+    expect(created.status).toBe(201);
+    await bind({ db, t, base, admin, productID: created.body.result.productID });
+  }, 90_000);
+
+  afterAll(async () => {
+    db?.thaw();
+    try {
+      await t?.close();
+    } finally {
+      await db?.kill();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+}
+
 const describeIfMariadb = hasMariadb ? describe : describe.skip;
 if (!hasMariadb) process.stdout.write('\ndb-fault spec skipped: mariadbd and mariadb-install-db (or mysql_install_db) are not installed\n');
 
 describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMariadb ? '' : ' (skipped: mariadbd or mariadb-install-db not installed)'}`, () => {
-  let dir: string;
   let db: ThrowawayMariadb;
-  let t: TestApp | undefined;
+  let t: TestApp;
   let base: string;
   let admin: string;
   /** Created before the fault, used to exercise every route after it. */
@@ -138,38 +179,7 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
   const call: Caller = (method, path, opts = {}) => callService(base, admin, method, path, opts);
   const everyRoute = () => everyRouteOnce(call, productID, orgID);
 
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'irs-dbfault-'));
-    db = new ThrowawayMariadb(dir, await freePort());
-    db.install();
-    db.start();
-    await db.waitReady(30_000);
-    await db.sql('CREATE DATABASE irs_fault CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
-    t = await startApp({
-      DATABASE_URL: `mariadb://root@127.0.0.1:${db.port}/irs_fault`,
-      DB_CONNECT_TIMEOUT_MS: '1000',
-      MIGRATIONS_RUN: 'true',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_MAX: '1000000',
-    });
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = t.app.getHttpServer().address() as { port: number };
-    base = `http://127.0.0.1:${port}`;
-    admin = await adminToken(t);
-    const created = await call('POST', '/v1/products/addOne', { body: { name: 'fault fixture', orgID } });
-    expect(created.status).toBe(201);
-    productID = created.body.result.productID;
-  }, 90_000);
-
-  afterAll(async () => {
-    try {
-      await t?.close();
-    } finally {
-      await db?.kill();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    }
-  }, 30_000);
+  useServiceOnThrowawayMariadb('fault', orgID, { MIGRATIONS_RUN: 'true', RATE_LIMIT_MAX: '1000000' }, (rig) => ({ db, t, base, admin, productID } = rig));
 
   // Shared across the steps below, which run in order.
   const writes: (Reply & { i: number; productID?: string })[] = [];
@@ -179,7 +189,7 @@ describeIfMariadb(`Database fault: a throwaway MariaDB killed under load${hasMar
 
   it('answers 503 within a bounded time, never 500, while the database is killed under a write load', async () => {
     // A token never used before the fault: its first check needs the database, which must mean 503, not 401.
-    freshToken = await adminToken(t!);
+    freshToken = await adminToken(t);
     let next = 0;
     let done = 0;
     let killing: Promise<void> | undefined;
@@ -297,45 +307,14 @@ describeIfMariadb(`Database freeze: a throwaway MariaDB stopped (SIGSTOP) under 
   // Wide: a loaded two-core machine adds seconds of its own, and the point is that no request waits without bound.
   const MARGIN_MS = 3000;
   const FREEZE_MS = 5000;
-  let dir: string;
   let db: ThrowawayMariadb;
-  let t: TestApp | undefined;
   let base: string;
   let admin: string;
   let productID: string;
   const orgID = `org_freeze_${process.pid}`;
   const call: Caller = (method, path, opts = {}) => callService(base, admin, method, path, opts);
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'irs-dbfreeze-'));
-    db = new ThrowawayMariadb(dir, await freePort());
-    db.install();
-    db.start();
-    await db.waitReady(30_000);
-    await db.sql('CREATE DATABASE irs_freeze CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
-    t = await startApp({
-      DATABASE_URL: `mariadb://root@127.0.0.1:${db.port}/irs_freeze`,
-      DB_STATEMENT_TIMEOUT_MS: String(TIMEOUT_MS),
-      DB_CONNECT_TIMEOUT_MS: '1000',
-      LOG_LEVEL: 'silent',
-    });
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
-    admin = await adminToken(t);
-    const created = await call('POST', '/v1/products/addOne', { body: { name: 'freeze fixture', orgID } });
-    expect(created.status).toBe(201);
-    productID = created.body.result.productID;
-  }, 90_000);
-
-  afterAll(async () => {
-    db?.thaw();
-    try {
-      await t?.close();
-    } finally {
-      await db?.kill();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    }
-  }, 30_000);
+  useServiceOnThrowawayMariadb('freeze', orgID, { DB_STATEMENT_TIMEOUT_MS: String(TIMEOUT_MS) }, (rig) => ({ db, base, admin, productID } = rig));
 
   it('answers every request within the statement timeout while the database is frozen, recovers after, and keeps every acknowledged write', async () => {
     const replies: (Reply & { kind: string; i: number })[] = [];

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { RetentionSweeper } from '../src/participants/retention-sweeper';
+import type { Theme } from '../src/reports/analysis/analysis.types';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, tableCounts, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { StandInModel, type StandInGroup } from './helpers/stand-in-model';
@@ -64,21 +65,10 @@ interface CodeRow {
   themeIDs: string[];
   answer: string;
 }
-interface ThemeOut {
-  themeID: string;
-  theme: string;
-  description: string;
-  keyphrases: string[];
-  answers: number;
-  mentions: number;
-  quotes: { linkID: string; turnIndex: number; text: string }[];
-  emerging: boolean;
-  language: string | null;
-}
 interface QuestionOut {
   questionIndex: number | null;
   answered: number;
-  themes: ThemeOut[];
+  themes: Theme[];
   coverage: number | null;
   other: { answers: number; mentions: number };
 }
@@ -153,7 +143,7 @@ describe('Every answer coded: getCodes, the coded export, codebooks, and erasure
   describe('a model codes every answer', () => {
     let interviewID: string;
     let links: string[];
-    let done: { reportID: string; result: { questions: QuestionOut[]; themes: ThemeOut[]; invites: { total: number } } };
+    let done: { reportID: string; result: { questions: QuestionOut[]; themes: Theme[]; invites: { total: number } } };
 
     beforeAll(async () => {
       ({ interviewID, links } = await study());

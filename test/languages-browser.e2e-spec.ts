@@ -2,8 +2,8 @@ import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
-import { Browser, PHONE, ScreenOptions, describeInBrowser, launchBrowser } from './helpers/browser';
+import { TestApp, bearer, uniq } from './helpers/app';
+import { Browser, PHONE, ScreenOptions, describeInBrowser, useAppInBrowsers } from './helpers/browser';
 import { makeInterview, makeProduct } from './helpers/factories';
 
 /* The callbacks given to page.evaluate run in the browser; the project's TypeScript has no DOM library. */
@@ -32,25 +32,8 @@ describeInBrowser('The interview room in the interviewee\'s language, in a phone
   let t: TestApp;
   let admin: string;
   let baseUrl: string;
-  const browsers: Browser[] = [];
-
-  beforeAll(async () => {
-    t = await startApp();
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = (await t.app.getUrl()).replace('[::1]', 'localhost');
-    admin = await adminToken(t);
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const browser of browsers) await browser.close();
-    await t?.close();
-  });
-
-  async function browserWith(screen: ScreenOptions): Promise<{ page: Page; errors: string[] }> {
-    const browser = await launchBrowser({ ...PHONE, ...screen });
-    browsers.push(browser);
-    return browser;
-  }
+  let browserWith: (screen: ScreenOptions) => Promise<Browser>;
+  useAppInBrowsers((app) => ({ t, admin, baseUrl, launch: browserWith } = app));
 
   /** One pending link of a new interview about PRODUCT. */
   async function link(interview: Record<string, unknown>): Promise<string> {

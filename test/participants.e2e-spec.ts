@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { ENGINE } from '../src/config/engine';
 import { sqlDate } from '../src/database/column-types';
 import { RetentionSweeper } from '../src/participants/retention-sweeper';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
@@ -8,22 +7,14 @@ import { makeInterview, makeProduct } from './helpers/factories';
 import { dbFingerprint } from './helpers/fingerprint';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 import { waitFor } from './helpers/wait';
+import { allTables } from './helpers/table-text';
 
 const GUIDELINES = ['1. What do you use Acme Notes for?', '2. What would you change about Acme Notes?'].join('\n');
-
-/** Every table of the database, whatever migrations added. */
-async function tables(db: DataSource): Promise<string[]> {
-  const rows: { name: string }[] =
-    ENGINE === 'mysql'
-      ? await db.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()')
-      : await db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-  return rows.map((r) => r.name);
-}
 
 /** The tables (and how many rows in each) whose rows mention `needle`, compared case-insensitively. */
 async function mentions(db: DataSource, needle: string): Promise<Record<string, number>> {
   const found: Record<string, number> = {};
-  for (const table of await tables(db)) {
+  for (const table of await allTables(db)) {
     const rows: unknown[] = await db.query(`SELECT * FROM ${table}`);
     const n = rows.filter((row) => JSON.stringify(row).toLowerCase().includes(needle.toLowerCase())).length;
     if (n > 0) found[table] = n;

@@ -1,26 +1,10 @@
-import { createServer } from 'node:net';
 import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
 import type { Page } from 'playwright-core';
 import { Browser, PHONE, describeInBrowser, launchBrowser } from './helpers/browser';
+import { freePort } from './helpers/built-server';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { PANEL, PANEL_REDIRECTS, SCREENER } from './helpers/recruitment';
 import { waitFor } from './helpers/wait';
-
-const PANEL = 'https://panel.example';
-const REDIRECTS = {
-  completed: `${PANEL}/complete?cc=DONE&pid={pid}&study={STUDY_ID}`,
-  screenout: `${PANEL}/screenout?pid={pid}`,
-  overquota: `${PANEL}/full?pid={pid}`,
-  quality: `${PANEL}/quality?pid={pid}`,
-};
-
-/** A port nobody listens on now: the app listens there, and its invite URLs (INVITE_BASE_URL) name it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * A panel participant's walk in a phone-sized Chromium: from the panel's study link through the screener,
@@ -53,29 +37,9 @@ describeInBrowser('The open study link /s/{openID}, in a phone-sized browser', (
         open: true,
         participantParam: 'PROLIFIC_PID',
         passthrough: ['STUDY_ID'],
-        screener: [
-          {
-            screenerID: 'frequency',
-            question: 'How often do you order meal kits?',
-            multiple: false,
-            options: [
-              { option: 'Weekly', qualifies: true },
-              { option: 'Monthly', qualifies: true },
-              { option: 'Never', qualifies: false },
-            ],
-          },
-          {
-            screenerID: 'devices',
-            question: 'Which devices do you order on?',
-            multiple: true,
-            options: [
-              { option: 'Phone', qualifies: true },
-              { option: 'Laptop', qualifies: true },
-            ],
-          },
-        ],
+        screener: SCREENER,
         quotas: [{ quotaID: 'weekly', screenerID: 'frequency', options: ['Weekly'], max: 1 }],
-        redirects: REDIRECTS,
+        redirects: PANEL_REDIRECTS,
       });
     expect(res.status).toBe(200);
     openURL = res.body.result.openURL.replace(/^https?:\/\/[^/]+/, baseUrl);

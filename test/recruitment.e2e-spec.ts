@@ -6,41 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE } from '../src/config/engine';
 import { BuiltServer } from './helpers/built-server';
+import { PANEL_REDIRECTS as REDIRECTS, SCREENER } from './helpers/recruitment';
 
 /** Several processes sharing one database: MySQL/MariaDB (the embedded database belongs to one process). */
 const onMysql = ENGINE === 'mysql' ? it : it.skip;
 
 const GUIDELINES = ['1. What made you try the product?', '2. What would you change about it?'].join('\n');
 const LONG = 'It came up in a team meeting when we were comparing tools for research notes and planning.';
-const SCREENER = [
-  {
-    screenerID: 'frequency',
-    question: 'How often do you order meal kits?',
-    multiple: false,
-    options: [
-      { option: 'Weekly', qualifies: true },
-      { option: 'Monthly', qualifies: true },
-      { option: 'Never', qualifies: false },
-    ],
-  },
-  {
-    screenerID: 'devices',
-    question: 'Which devices do you order on?',
-    multiple: true,
-    options: [
-      { option: 'Phone', qualifies: true },
-      { option: 'Laptop', qualifies: true },
-      { option: 'None of these', qualifies: false },
-    ],
-  },
-];
-const REDIRECTS = {
-  completed: 'https://panel.example/complete?cc=DONE&pid={pid}&study={STUDY_ID}',
-  screenout: 'https://panel.example/screenout?pid={pid}',
-  overquota: 'https://panel.example/full?pid={pid}',
-  quality: 'https://panel.example/quality?pid={pid}',
-  abandoned: 'https://panel.example/abandoned?pid={pid}',
-};
 
 describe('Recruitment through panels', () => {
   let t: TestApp;

@@ -3,11 +3,10 @@ import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
-import { ENGINE } from '../src/config/engine';
 import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
 import { BuiltServer } from './helpers/built-server';
 import { makeInterview, makeProduct } from './helpers/factories';
+import { allTables } from './helpers/table-text';
 
 /** One of each kind the redaction promises to catch, and what each becomes. */
 const IDENTIFIERS: [string, string][] = [
@@ -38,14 +37,6 @@ async function standInModel(): Promise<{ server: Server; url: string; prompts: s
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, prompts };
-}
-
-async function tables(db: DataSource): Promise<string[]> {
-  const rows: { name: string }[] =
-    ENGINE === 'mysql'
-      ? await db.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()')
-      : await db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-  return rows.map((r) => r.name);
 }
 
 const agents = (baseUrl: string) => JSON.stringify({ 'stand-in': { kind: 'openai', baseUrl, model: 'stand-in-model' } });
@@ -87,7 +78,7 @@ describe('redactPII: identifiers leave an answer before it is stored, logged or 
       expect(model.prompts.join('\n')).toContain('[card]');
 
       const found: string[] = [];
-      for (const table of await tables(t.db)) {
+      for (const table of await allTables(t.db)) {
         const text = JSON.stringify(await t.db.query(`SELECT * FROM ${table}`));
         for (const needle of NEEDLES) if (text.includes(needle)) found.push(`${table}: ${needle}`);
       }

@@ -39,8 +39,8 @@ describe('Repositories (SQL on the e2e database)', () => {
       const orgID = uniq('org');
       const ids = [await product({ orgID }, 'a'), await product({ orgID, userID: 'u1' }, 'b'), await product({ orgID: uniq('other'), userID: 'u1' }, 'c')];
       await sut.update(ids[0], { name: 'renamed', url: 'https://x.example' }, new Date());
-      await expect(sut.findById(ids[0])).resolves.toEqual({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null });
-      await expect(sut.findById('no-such-product')).resolves.toBeUndefined();
+      await expect(sut.findById(ids[0])).resolves.toEqual({ productID: ids[0], name: 'renamed', desc: null, orgID, userID: null, url: 'https://x.example', imageLink: null, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
+      await expect(sut.findById('no-such-product')).resolves.toBeNull();
 
       const all = sut.list({ orgID }, undefined);
       const first = await all.page(1);
@@ -62,14 +62,15 @@ describe('Repositories (SQL on the e2e database)', () => {
       const productID = await product({ orgID, userID: 'u9' });
       const interviewID = await interview(productID);
       const fieldwork = { translations: null, language: null, publicTitle: null, consentText: null, completionRedirectUrl: null, retentionDays: null, redactPII: false, mode: 'text', keepAudio: false };
-      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork }, owner: { orgID, userID: 'u9' } };
+      const times = { createdAt: expect.any(Date), updatedAt: expect.any(Date) };
+      const owned = { interview: { interviewID, productID, interviewName: 'i', guidelines: 'Why?', userID: null, interviewer: 'default', ...fieldwork, ...times }, owner: { orgID, userID: 'u9' } };
       await expect(sut.findOwned(interviewID)).resolves.toEqual(owned);
       await db.transaction(async (tx) => {
         await expect(sut.findOwned(interviewID, { db: tx, lock: true })).resolves.toEqual(owned);
         await expect(sut.hasInvites(interviewID, tx)).resolves.toBe(false);
-        await sut.update(interviewID, { interviewName: 'moved', guidelines: null }, new Date(), tx);
+        await sut.update(interviewID, { interviewName: 'moved', guidelines: null, translations: { fr: 'Pourquoi ?' }, redactPII: true, retentionDays: 30 }, new Date(), tx);
       });
-      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null } });
+      await expect(sut.findOwned(interviewID)).resolves.toMatchObject({ interview: { interviewName: 'moved', guidelines: null, translations: { fr: 'Pourquoi ?' }, redactPII: true, retentionDays: 30, keepAudio: false } });
       await t.app.get(InvitesRepository).insertPending({ interviewID, productID, orgID }, newUrlSecrets(1), new Date(), new Date(Date.now() + DAY));
       await expect(sut.hasInvites(interviewID, db.manager)).resolves.toBe(true);
     });
@@ -87,10 +88,17 @@ describe('Repositories (SQL on the e2e database)', () => {
       await sut.insertPending({ interviewID, productID, orgID }, [fresh], now, new Date(now.getTime() + DAY));
 
       await db.transaction(async (tx) => {
-        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: '[]' });
+        await expect(sut.lockState(tx, started)).resolves.toMatchObject({ status: 'pending', conversation: [] });
         await sut.write(tx, started, { status: 'started', userInfo: { email: 'a@example.com', name: 'A', occupation: null }, conversation: [{ role: 'system', content: 'ok' }] }, now);
       });
-      await expect(sut.findForRoom(started)).resolves.toMatchObject({ status: 'started', interviewName: 'i', guidelines: 'Why?', productName: 'p', userInfo: JSON.stringify({ email: 'a@example.com', name: 'A', occupation: null }) });
+      await expect(sut.findForRoom(started)).resolves.toMatchObject({
+        status: 'started',
+        interview: { interviewName: 'i', guidelines: 'Why?', redactPII: false },
+        product: { name: 'p' },
+        recruitment: null,
+        userInfo: { email: 'a@example.com', name: 'A', occupation: null },
+        conversation: [{ role: 'system', content: 'ok' }],
+      });
       await expect(sut.findOwned(fresh)).resolves.toMatchObject({ invite: { linkID: fresh, status: 'pending' }, owner: { orgID, userID: null } });
 
       await db.transaction(async (tx) => {
@@ -102,6 +110,36 @@ describe('Repositories (SQL on the e2e database)', () => {
       const rows = await sut.eventRows(db.manager, [overdue, started, fresh]);
       expect(Object.fromEntries(rows.map((r) => [r.linkID, r.status]))).toEqual({ [overdue]: 'expired', [started]: 'expired', [fresh]: 'expired' });
       expect(rows[0].owner).toEqual({ orgID, userID: null });
+    });
+    it('lists an interview\'s invites a page at a time, tallies them, and reads their answers with the JSON as stored', async () => {
+      const sut = t.app.get(InvitesRepository);
+      const orgID = uniq('org');
+      const productID = await product({ orgID });
+      const interviewID = await interview(productID);
+      const created = new Date('2026-03-04T05:06:07.089Z');
+      const ids = newUrlSecrets(3).sort();
+      await sut.insertPending({ interviewID, productID, orgID, segment: 'a' }, ids, created, new Date(created.getTime() + DAY));
+      const conversation = [{ role: 'interviewee' as const, content: 'Yes.' }];
+      await db.transaction((tx) => sut.write(tx, ids[1], { status: 'started', startedOn: created, conversation, turnMeta: [{ at: null, questionIndex: null }], answerCount: 1 }, created));
+
+      const list = sut.list({ interviewID, segment: 'a' });
+      const first = await list.page(2);
+      expect(first.rows.map((r) => r.linkID)).toEqual(ids.slice(0, 2));
+      expect(first.rows[1]).toMatchObject({ createdAt: created, conversation, userInfo: null, segment: 'a' });
+      const second = await list.page(2, first.next);
+      expect({ ids: second.rows.map((r) => r.linkID), next: second.next }).toEqual({ ids: [ids[2]], next: undefined });
+      // A list of finer things than invites resumes inside the invite its cursor names.
+      expect((await list.page(2, first.next, true)).rows.map((r) => r.linkID)).toEqual(ids.slice(1));
+      await expect(list.countUpTo(2)).resolves.toBe(2);
+      await expect(list.countUpTo(10)).resolves.toBe(3);
+
+      await expect(sut.tally(interviewID)).resolves.toEqual({ byStatus: { pending: 2, started: 1 }, started: 1, answers: 1 });
+      const [source] = (await sut.answerSources(interviewID, { withPerson: false }).page(10)).rows;
+      expect(source).toMatchObject({ linkID: ids[1], status: 'started', userInfo: null, conversation: JSON.stringify(conversation), turnMeta: JSON.stringify([{ at: null, questionIndex: null }]) });
+      await db.transaction(async (tx) => {
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Yes.')).resolves.toBe(true);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[1], 'Yes.')).resolves.toBe(false);
+      });
     });
   });
 
@@ -119,12 +157,15 @@ describe('Repositories (SQL on the e2e database)', () => {
         await sut.insert(tx, { profileID, firstName: 'Ada', lastName: null, metadata: empty, details, history: [], createdAt: new Date(), ownerKey, email: 'ada@example.com', sentimentTurns: 0 }, [mine]);
         await sut.linkProduct(tx, profileID, theirs);
         await sut.linkProduct(tx, profileID, theirs);
-        await expect(sut.lockMatching(tx, ownerKey, 'ada@example.com')).resolves.toMatchObject({ profileID, firstName: 'Ada', sentimentTurns: 0 });
-        await expect(sut.lockMatching(tx, `org:${uniq('x')}`, 'ada@example.com')).resolves.toBeUndefined();
+        await expect(sut.findMatching(tx, ownerKey, 'ada@example.com', { lock: true })).resolves.toMatchObject({ profileID, firstName: 'Ada', sentimentTurns: 0 });
+        await expect(sut.findMatching(tx, `org:${uniq('x')}`, 'ada@example.com', { lock: true })).resolves.toBeNull();
         await sut.update(tx, profileID, { metadata: { ...empty, interview_count: 2 }, details, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3 });
-        await expect(sut.productsWithOwners(tx, profileID)).resolves.toEqual([expect.objectContaining({ productID: mine, orgID }), expect.objectContaining({ productID: theirs })]);
+        await expect(sut.productsWithOwners(tx, profileID)).resolves.toEqual([
+          { productID: mine, orgID, userID: null },
+          { productID: theirs, orgID: expect.any(String), userID: null },
+        ]);
       });
-      await expect(sut.findById(profileID)).resolves.toMatchObject({ history: JSON.stringify([{ type: 'invite', id: 'l1' }]) });
+      await expect(sut.findById(profileID)).resolves.toMatchObject({ metadata: { ...empty, interview_count: 2 }, history: [{ type: 'invite', id: 'l1' }], sentimentTurns: 3, createdAt: expect.any(Date) });
       await expect(sut.productsOf([profileID], undefined)).resolves.toEqual(new Map([[profileID, [mine, theirs]]]));
       await expect(sut.productsOf([profileID], productScopeSql({ isAdmin: false, orgID, userID: null }, 'p'))).resolves.toEqual(new Map([[profileID, [mine]]]));
     });
@@ -145,7 +186,11 @@ describe('Repositories (SQL on the e2e database)', () => {
       const deliveryID = uuidv7();
       // Due a minute ago: only this test's delivery is old enough for the claim below to be sure to include it.
       const due = new Date(Date.now() - 60_000);
-      await db.transaction((tx) => sut.insertDeliveries(tx, [[deliveryID, webhookID, 'profile.created', '{}']], due));
+      await db.transaction((tx) => sut.insertDeliveries(tx, [{ deliveryID, webhookID, type: 'profile.created', payload: '{}' }], due));
+      const backlog = await sut.dueBacklog(new Date());
+      expect(backlog.count).toBeGreaterThanOrEqual(1);
+      expect(backlog.oldestDue).toBeInstanceOf(Date);
+      expect(backlog.oldestDue!.getTime()).toBeLessThanOrEqual(due.getTime());
       const now = new Date();
       const first = await sut.claim('claim-1', 1000, now, new Date(now.getTime() + 60_000));
       expect(first.map((c) => c.deliveryID)).toContain(deliveryID);
@@ -157,6 +202,14 @@ describe('Repositories (SQL on the e2e database)', () => {
       await expect(sut.settle(db.manager, { deliveryID, claimToken: 'claim-1' }, { status: 'delivered', nextAttemptAt: null }, now)).resolves.toBe(true);
       await expect(sut.findDelivery(deliveryID)).resolves.toMatchObject({ status: 'delivered', claimToken: null, owner: { orgID, userID: null }, webhookStatus: 'active' });
       await expect(sut.requeue(deliveryID, now)).resolves.toBe(true);
+
+      const attemptedAt = new Date('2026-05-06T07:08:09.012Z');
+      await sut.insertAttempt(db.manager, { attemptID: uuidv7(), deliveryID, webhookID, attemptedAt, statusCode: 204, error: null, durationMs: 12 });
+      const [listed] = (await sut.listEndpoints({ orgID }, productScopeSql({ isAdmin: false, orgID, userID: null }, 'w')).page(10)).rows;
+      expect(listed).toMatchObject({ webhookID, events: null, createdAt: expect.any(Date), lastAttemptID: expect.any(String) });
+      expect(listed).not.toHaveProperty('secret');
+      await expect(sut.attemptsById([listed.lastAttemptID!])).resolves.toEqual([expect.objectContaining({ deliveryID, attemptedAt, statusCode: 204, delivery: expect.objectContaining({ type: 'profile.created' }) })]);
+      await expect(sut.listEndpoints({ orgID }, productScopeSql({ isAdmin: false, orgID: uniq('other'), userID: null }, 'w')).page(10)).resolves.toEqual({ rows: [] });
       await sut.deleteEndpoint(webhookID);
       await expect(sut.findDelivery(deliveryID)).resolves.toBeUndefined();
     });

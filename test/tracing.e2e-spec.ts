@@ -2,12 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { ApiToken } from '../src/auth/api-token.entity';
-import { TokensService } from '../src/auth/tokens.service';
-import { loadConfig } from '../src/config/app-config';
 import { ENGINE } from '../src/config/engine';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { BuiltServer } from './helpers/built-server';
+import { migratedDatabase } from './helpers/migrated-database';
 import { OtlpReceiver, ReceivedSpan } from './helpers/otlp-receiver';
 import { waitFor } from './helpers/wait';
 import { WebhookReceiver } from './helpers/webhook-receiver';
@@ -37,8 +34,7 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'irs-tracing-'));
     const databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
-    db = await new DataSource(buildDataSourceOptions({ ...loadConfig({ DATABASE_URL: databaseUrl }), migrationsRun: true })).initialize();
-    token = (await new TokensService(db.getRepository(ApiToken), loadConfig({})).create({ isAdmin: true, name: 'tracing' })).token;
+    ({ db, token } = await migratedDatabase(databaseUrl, 'tracing'));
     collector = await OtlpReceiver.start();
     hooks = await WebhookReceiver.start();
     server = await BuiltServer.start(dir, {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { TestApp, adminToken, bearer, startApp, uniq } from './helpers/app';
-import { Browser, PHONE, describeInBrowser, launchBrowser } from './helpers/browser';
+import { TestApp, bearer, uniq } from './helpers/app';
+import { Browser, ScreenOptions, describeInBrowser, useAppInBrowsers } from './helpers/browser';
 import { makeInterview, makeProduct } from './helpers/factories';
 
 const PRODUCT = 'Lumen Notes';
@@ -35,21 +35,13 @@ describeInBrowser('A study in several languages, chosen on the page, in a phone-
   let t: TestApp;
   let admin: string;
   let baseUrl: string;
+  let launch: (screen: ScreenOptions) => Promise<Browser>;
   let interviewID: string;
-  const browsers: Browser[] = [];
+  useAppInBrowsers((app) => ({ t, admin, baseUrl, launch } = app));
 
   beforeAll(async () => {
-    t = await startApp();
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = (await t.app.getUrl()).replace('[::1]', 'localhost');
-    admin = await adminToken(t);
     const productID = await makeProduct(t, admin, { name: PRODUCT, orgID: uniq('org') });
     interviewID = await makeInterview(t, admin, productID, { interviewName: 'Three markets', guidelines: GUIDELINES, translations: { de: GERMAN, ja: JAPANESE } });
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const browser of browsers) await browser.close();
-    await t?.close();
   });
 
   async function link(): Promise<string> {
@@ -70,8 +62,7 @@ describeInBrowser('A study in several languages, chosen on the page, in a phone-
 
   it.each(['de', 'ja'] as const)('walks the interview in %s, chosen on the page: the questions in it, the answers stored with them as asked', async (language) => {
     const walk = WALKS[language];
-    const browser = await launchBrowser({ ...PHONE, locale: 'en-US' });
-    browsers.push(browser);
+    const browser = await launch({ locale: 'en-US' });
     const { page, errors } = browser;
     const linkID = await link();
     await page.goto(`${baseUrl}/i/${linkID}`, { waitUntil: 'load' });

@@ -3,17 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
-import { ApiToken } from '../src/auth/api-token.entity';
-import { TokensService } from '../src/auth/tokens.service';
-import { loadConfig } from '../src/config/app-config';
 import { ConfigError } from '../src/config/config-error';
 import { ENGINE } from '../src/config/engine';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { MetricsServer } from '../src/metrics/metrics-server';
 import { RetentionSweeper } from '../src/participants/retention-sweeper';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq } from './helpers/app';
 import { BuiltServer, builtMain } from './helpers/built-server';
+import { migratedDatabase } from './helpers/migrated-database';
 import { OtlpReceiver, ReceivedSpan } from './helpers/otlp-receiver';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { scrape, valueOf } from './helpers/prometheus';
@@ -530,10 +526,9 @@ describe('Voice interviews', () => {
       const dir = mkdtempSync(join(tmpdir(), 'irs-voice-traces-'));
       const collector = await OtlpReceiver.start();
       const databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
-      const db = await new DataSource(buildDataSourceOptions({ ...loadConfig({ DATABASE_URL: databaseUrl }), migrationsRun: true })).initialize();
+      const { db, token } = await migratedDatabase(databaseUrl, 'voice traces');
       let server: BuiltServer | undefined;
       try {
-        const token = (await new TokensService(db.getRepository(ApiToken), loadConfig({})).create({ isAdmin: true, name: 'voice traces' })).token;
         server = await BuiltServer.start(dir, {
           DATABASE_URL: databaseUrl,
           RATE_LIMIT_MAX: '1000000',

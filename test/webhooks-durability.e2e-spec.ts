@@ -2,12 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { ApiToken } from '../src/auth/api-token.entity';
-import { TokensService } from '../src/auth/tokens.service';
-import { loadConfig } from '../src/config/app-config';
 import { ENGINE } from '../src/config/engine';
-import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { BuiltServer, freePort } from './helpers/built-server';
+import { migratedDatabase } from './helpers/migrated-database';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 
 /**
@@ -31,8 +28,7 @@ describe('Webhook durability: a killed instance loses no event', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'irs-durability-'));
     databaseUrl = ENGINE === 'mysql' ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'd.sqlite')}`;
-    db = await new DataSource(buildDataSourceOptions({ ...loadConfig({ DATABASE_URL: databaseUrl }), migrationsRun: true })).initialize();
-    token = (await new TokensService(db.getRepository(ApiToken), loadConfig({})).create({ isAdmin: true, name: 'durability' })).token;
+    ({ db, token } = await migratedDatabase(databaseUrl, 'durability'));
   }, 100_000);
 
   afterAll(async () => {

@@ -23,8 +23,8 @@ import { DefaultInterviewer, scriptProgress } from '../../src/interviewers/defau
 import type { InterviewBrief, Turn } from '../../src/interviewers/interviewer-agent';
 import { answerSentiment } from '../../src/profiles/sentiment';
 import { BUILT_IN_INTERVIEWER } from '../../src/interviewers/interviewer.limits';
-import type { InviteStatus } from '../../src/invites/invite-status';
-import { INVITE_LIMITS } from '../../src/invites/invite.limits';
+import type { InviteStatus } from '../../src/domain/invite-status';
+import { INVITE_LIMITS } from '../../src/domain/invite.limits';
 import { INVITE_STATE_FOR_UPDATE, ROOM_INVITE_BY_ID, RoomInviteRow } from './sql';
 import { redactPII } from '../../src/redaction/redact-pii';
 import { completionRedirect } from '../../src/room/redirect';

@@ -16,50 +16,36 @@ import type { Principal } from '../../src/auth/principal';
 import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import { ROOM_LIMITS } from '../../src/room/room.limits';
 import { roomReply } from './room';
-import {
-  HttpError,
-  authenticate,
-  config,
-  errorReply,
-  health,
-  invitesCreateInvites,
-  invitesGetList,
-  invitesGetOne,
-  pool,
-  productsAddOne,
-  productsGetList,
-  productsGetOne,
-  requireJson,
-} from './work';
+import * as work from './work';
 
 type Handler = (req: IncomingMessage, query: URLSearchParams, p: Principal) => Promise<unknown>;
 
 const routes: Record<string, [status: number, handler: Handler]> = {
-  'GET /v1/products/getOne': [200, (_req, q, p) => productsGetOne(p, q)],
-  'GET /v1/products/getList': [200, (_req, q, p) => productsGetList(p, q)],
-  'POST /v1/products/addOne': [201, async (req, q, p) => productsAddOne(p, q, await readJsonBody(req))],
-  'GET /v1/invites/getOne': [200, (_req, q, p) => invitesGetOne(p, q)],
-  'GET /v1/invites/getList': [200, (_req, q, p) => invitesGetList(p, q)],
-  'GET /v1/invites/createInvites': [200, (_req, q, p) => invitesCreateInvites(p, q)],
+  'GET /v1/products/getOne': [200, (_req, q, p) => work.productsGetOne(p, q)],
+  'GET /v1/products/getList': [200, (_req, q, p) => work.productsGetList(p, q)],
+  'POST /v1/products/addOne': [201, async (req, q, p) => work.productsAddOne(p, q, await readJsonBody(req))],
+  'GET /v1/invites/getOne': [200, (_req, q, p) => work.invitesGetOne(p, q)],
+  'GET /v1/invites/getList': [200, (_req, q, p) => work.invitesGetList(p, q)],
+  'GET /v1/invites/createInvites': [200, (_req, q, p) => work.invitesCreateInvites(p, q)],
 };
 
 /** The interview room's answers: the link is the credential. */
 const ROOM_REPLY = /^\/i\/([^/]+)\/reply$/;
 
 /** The body as one JSON value: 415 without application/json, 413 over `limit` (BODY_LIMIT_BYTES; 16 KB in the room), 400 when not JSON. */
-async function readJsonBody(req: IncomingMessage, limit = config.bodyLimitBytes): Promise<unknown> {
-  requireJson(req.headers['content-type']);
+async function readJsonBody(req: IncomingMessage, limit = work.config.bodyLimitBytes): Promise<unknown> {
+  work.requireJson(req.headers['content-type']);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new HttpError(413, 'request body is too large');
+    if (size > limit) throw new work.HttpError(413, 'request body is too large');
     chunks.push(chunk);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new HttpError(400, 'request body is not valid JSON');
+    throw new work.HttpError(400, 'request body is not valid JSON');
   }
 }
 
@@ -70,7 +56,7 @@ function send(res: ServerResponse, status: number, payload: unknown, headers: Re
 }
 
 function fail(res: ServerResponse, error: unknown): void {
-  const { status, body, headers } = errorReply(error, 'floor');
+  const { status, body, headers } = work.errorReply(error, 'floor');
   send(res, status, body, headers);
 }
 
@@ -80,7 +66,7 @@ const server = createServer((req, res) => {
   const path = q === -1 ? url : url.slice(0, q);
   const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
   if (path === '/health' && req.method === 'GET') {
-    health().then(
+    work.health().then(
       (result) => send(res, 200, { result }),
       (error: unknown) => fail(res, error),
     );
@@ -99,7 +85,7 @@ const server = createServer((req, res) => {
   const route = routes[`${req.method} ${path}`];
   if (!route) return send(res, 404, { error: 404, message: `Cannot ${req.method} ${path}` });
   const [status, handler] = route;
-  authenticate(req.headers.authorization)
+  work.authenticate(req.headers.authorization)
     .then((principal) => handler(req, query, principal))
     .then(
       (result) => send(res, status, { result }),
@@ -108,14 +94,14 @@ const server = createServer((req, res) => {
 });
 
 server.keepAliveTimeout = 5000;
-server.listen(config.port, () => {
-  process.stdout.write(`floor listening on ${config.port}\n`);
+server.listen(work.config.port, () => {
+  process.stdout.write(`floor listening on ${work.config.port}\n`);
 });
 
 function shutdown(): void {
   server.close();
   server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
+  void work.pool.end().finally(() => process.exit(0));
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);

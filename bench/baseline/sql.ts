@@ -4,7 +4,8 @@
  * src/invites/invites.repository.ts), written out here because the service exports its SQL to no one.
  * '?' placeholders and backticks work on mysql2.
  */
-import type { InviteStatus } from '../../src/invites/invite-status';
+import type { InviteStatus } from '../../src/domain/invite-status';
+import type { ProductDto } from '../../src/products/dto/product.dto';
 import { rawDate } from '../../src/database/column-types';
 
 const PRODUCT_COLUMNS = 'p.id AS productID, p.name AS name, p.description AS `desc`, p.org_id AS orgID, p.user_id AS userID, p.url AS url, p.image_link AS imageLink';
@@ -13,15 +14,8 @@ export const PRODUCT_LIST = `SELECT ${PRODUCT_COLUMNS}, p.created_at AS createdA
 export const PRODUCT_KEYS = { created: 'p.created_at', id: 'p.id' } as const;
 export const PRODUCT_INSERT = 'INSERT INTO products (id, name, description, org_id, user_id, url, image_link, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
-export interface ProductRow {
-  productID: string;
-  name: string;
-  desc: string | null;
-  orgID: string | null;
-  userID: string | null;
-  url: string | null;
-  imageLink: string | null;
-}
+/** A product as PRODUCT_BY_ID reads it: the API's shape. */
+export type ProductRow = ProductDto;
 
 export const INTERVIEW_WITH_OWNER_BY_ID =
   'SELECT i.id AS interviewID, i.product_id AS productID, i.name AS interviewName, i.guidelines AS guidelines, i.user_id AS userID, i.interviewer AS interviewer, ' +
@@ -54,6 +48,7 @@ export const ROOM_INVITE_BY_ID = `SELECT ${INVITE_COLUMNS},
   FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
 export const INVITE_STATE_FOR_UPDATE = 'SELECT status, conversation, expires_on AS expiresAt FROM invites WHERE link_id = ?';
 
+/** The invite columns these baselines read (INVITE_COLUMNS). */
 export interface InviteRow {
   linkID: string;
   interviewID: string;

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
-import { Owned, canSee, endpointViewer, productScopeSql, viewersOfSql } from './access-rule';
+import { Product } from '../products/product.entity';
+import { Owned, canSee, endpointViewer, ownedWithin, productScopeSql, viewersOfSql } from './access-rule';
 
 const admin: Principal = { tokenId: 't-admin', isAdmin: true, orgID: null, userID: null };
 const orgOnly: Principal = { tokenId: 't-org', isAdmin: false, orgID: 'org_a', userID: null };
@@ -85,6 +86,32 @@ describe(productScopeSql.name, () => {
     const empty: Principal = { tokenId: 't-empty', isAdmin: false, orgID: null, userID: null };
 
     expect(productScopeSql(empty, 'p')).toEqual({ sql: '1 = 0', params: [] });
+  });
+});
+
+describe(ownedWithin.name, () => {
+  it('keeps the records the filter asks for (orgID and userID ANDed) that the viewer can see', async () => {
+    const owners: Owned[] = [];
+    for (const orgID of ['org_a', 'org_b', null]) for (const userID of ['user_1', 'user_2', null]) owners.push({ orgID, userID });
+    const db = await new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [Product], synchronize: true }).initialize();
+    try {
+      const at = new Date();
+      await db.getRepository(Product).insert(owners.map((o, i) => ({ productID: `p${i}`, name: 'n', desc: null, url: null, imageLink: null, ...o, createdAt: at, updatedAt: at })));
+      const filters = [{ orgID: 'org_a' }, { userID: 'user_1' }, { orgID: 'org_b', userID: 'user_1' }];
+      for (const viewer of [admin, orgOnly, userOnly, orgAndUser]) {
+        for (const filter of filters) {
+          const query = ownedWithin(db.getRepository(Product).createQueryBuilder('p'), filter, productScopeSql(viewer, 'p')).orderBy('p.productID');
+          const selected = (await query.getMany()).map((p) => p.productID);
+          const expected = owners.flatMap((o, i) => {
+            const asked = (filter.orgID === undefined || o.orgID === filter.orgID) && (filter.userID === undefined || o.userID === filter.userID);
+            return asked && canSee(viewer, o) ? [`p${i}`] : [];
+          });
+          expect({ viewer, filter, selected }).toEqual({ viewer, filter, selected: expected });
+        }
+      }
+    } finally {
+      await db.destroy();
+    }
   });
 });
 

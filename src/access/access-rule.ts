@@ -1,5 +1,6 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { Principal } from '../auth/principal';
-import type { SqlCondition } from '../common/keyset';
+import { namedCondition, type SqlCondition } from '../common/keyset';
 
 /** The fields that decide who sees a product (and through it, its interviews, invites and profiles). */
 export interface Owned {
@@ -34,6 +35,24 @@ export function productScopeSql(viewer: Viewer, alias: string): SqlCondition | u
   }
   // A scoped token always has an org or a user (the CLI refuses otherwise); fail closed anyway.
   return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', params };
+}
+
+/** What a list of owned records asks for: an organization's, a user's, or both (ANDed). */
+export interface OwnerFilter {
+  orgID?: string;
+  userID?: string;
+}
+
+/**
+ * A list of owned records (products, erasures: entities with orgID and userID) on a builder's alias:
+ * the filter asked for, within the caller's scope (productScopeSql on the same alias; none for admin).
+ */
+export function ownedWithin<E extends ObjectLiteral>(query: SelectQueryBuilder<E>, filter: OwnerFilter, scope: SqlCondition | undefined): SelectQueryBuilder<E> {
+  const alias = query.alias;
+  if (filter.orgID !== undefined) query.andWhere(`${alias}.orgID = :ownerOrgID`, { ownerOrgID: filter.orgID });
+  if (filter.userID !== undefined) query.andWhere(`${alias}.userID = :ownerUserID`, { ownerUserID: filter.userID });
+  if (scope) query.andWhere(...namedCondition(scope, 'scope'));
+  return query;
 }
 
 /** A webhook endpoint sees what a token with its orgID and userID would: never as an admin. */

@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import type { ExportRow } from './answer-rows';
+import type { ExportRow } from '../invites/answer-rows';
 import { EXPORT_COLUMNS, exportBody } from './answers-export';
 
 function row(overrides: Partial<ExportRow>): ExportRow {

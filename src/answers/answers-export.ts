@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
-import type { ExportRow } from './answer-rows';
+import type { ExportRow } from '../invites/answer-rows';
 import type { ExportFormat } from './dto/answer-queries.dto';
 
 /** The export's columns, in order: the CSV header and every JSON line's keys. */

@@ -63,7 +63,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const config: AppConfig = loadConfig();
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config), logging: ['error'] });
+  const dataSource = new DataSource({ ...buildDataSourceOptions(config), entities: [ApiToken], logging: ['error'] });
   await dataSource.initialize();
   try {
     const service = new TokensService(dataSource.getRepository(ApiToken), config);

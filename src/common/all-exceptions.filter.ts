@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { isDatabaseUnavailable, isDuplicateKey } from './database-errors';
+import { isDatabaseUnavailable, isDuplicateKey } from '../database/database-errors';
 
 export interface ErrorBody {
   error: number;

@@ -1,7 +1,7 @@
 import { BadRequestException, StreamableFile } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { KeysetList, KeysetRow, ListAnswer, answerList, decodeCursor, encodeCursor } from './keyset';
+import { KeysetList, KeysetRow, ListAnswer, answerList, decodeCursor, encodeCursor, namedCondition } from './keyset';
 import { LIST_MAX_ROWS } from './limits';
 
 interface Row extends KeysetRow {
@@ -101,5 +101,14 @@ describe(answerList.name, () => {
     const { list } = listOf(50, { failAt: 3 });
     const answer = (await answerList({}, list, present, 10)) as StreamableFile;
     await expect(text(answer.getStream())).rejects.toThrow('database gone');
+  });
+});
+
+describe(namedCondition.name, () => {
+  it('names the parameters in their order, each bound to its own value', () => {
+    expect(namedCondition({ sql: '(w.org_id IN (?, ?) OR w.user_id = ?)', params: ['o1', 'o2', 'u1'] }, 'scope')).toEqual([
+      '(w.org_id IN (:scope0, :scope1) OR w.user_id = :scope2)',
+      { scope0: 'o1', scope1: 'o2', scope2: 'u1' },
+    ]);
   });
 });

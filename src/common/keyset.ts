@@ -1,5 +1,6 @@
 import { BadRequestException, Logger, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { Brackets, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { rawDate, sqlDate } from '../database/column-types';
 import { LIST_MAX_ROWS } from './limits';
 import type { PageQueryDto } from './page-query.dto';
@@ -36,6 +37,21 @@ export class SqlWhere {
   }
 }
 
+/**
+ * A condition with '?' parameters as a QueryBuilder takes it: its parameters named `prefix0`,
+ * `prefix1`, … in order (a builder names every parameter; its own are bound by name).
+ */
+export function namedCondition(condition: SqlCondition, prefix: string): [string, ObjectLiteral] {
+  const params: ObjectLiteral = {};
+  let n = 0;
+  const sql = condition.sql.replace(/\?/g, () => {
+    const name = `${prefix}${n}`;
+    params[name] = condition.params[n++];
+    return `:${name}`;
+  });
+  return [sql, params];
+}
+
 export function encodeCursor(createdAt: Date, id: string): string {
   return Buffer.from(JSON.stringify([createdAt.toISOString(), id]), 'utf8').toString('base64url');
 }
@@ -66,6 +82,22 @@ export interface KeysetQuery<R> {
   where: SqlWhere;
   keys: { created: string; id: string };
   idOf: (row: R) => string;
+}
+
+/** Every page of a list after `cursor` (from it, with `fromCursor`), one query each, read as they are taken. */
+async function* pagesOf<R>(
+  list: { page(limit: number, cursor?: string, fromCursor?: boolean): Promise<{ rows: R[]; next?: string }> },
+  perPage: number,
+  cursor?: string,
+  fromCursor = false,
+): AsyncGenerator<R[]> {
+  for (;;) {
+    const page = await list.page(perPage, cursor, fromCursor);
+    yield page.rows;
+    if (page.next === undefined) return;
+    cursor = page.next;
+    fromCursor = false;
+  }
 }
 
 /**
@@ -99,14 +131,8 @@ export class KeysetList<R extends KeysetRow> {
   }
 
   /** Every page of up to `perPage` rows after `cursor` (from it, with `fromCursor`), one query each, read as they are taken. */
-  async *pages(perPage: number, cursor?: string, fromCursor = false): AsyncGenerator<R[]> {
-    for (;;) {
-      const page = await this.page(perPage, cursor, fromCursor);
-      yield page.rows;
-      if (page.next === undefined) return;
-      cursor = page.next;
-      fromCursor = false;
-    }
+  pages(perPage: number, cursor?: string, fromCursor = false): AsyncGenerator<R[]> {
+    return pagesOf(this, perPage, cursor, fromCursor);
   }
 
   /**
@@ -126,6 +152,61 @@ export interface PagedList<R> {
   page(limit: number, cursor?: string): Promise<{ rows: R[]; next?: string }>;
   /** How many rows the list has (an implementation may stop counting past `max`). */
   countUpTo(max: number): Promise<number>;
+}
+
+/** One list read through a QueryBuilder: its rows (selection, joins, conditions) and its key properties. */
+export interface BuilderKeysetQuery<R, E extends ObjectLiteral = ObjectLiteral> {
+  /** A new builder of the list's rows, without order or limit: each page adds its own. */
+  query: () => SelectQueryBuilder<E>;
+  /** The key properties as the builder names them, e.g. `i.createdAt` and `i.linkID`. */
+  keys: { created: string; id: string };
+  /** A row's place in the list: its creation time and identifier. */
+  keyOf: (row: R) => { createdAt: Date; id: string };
+  /** How a page's rows are read: the entities (getMany) unless said otherwise. */
+  read?: (query: SelectQueryBuilder<E>) => Promise<R[]>;
+}
+
+/** KeysetList's paging over a QueryBuilder: the same order, cursors and counting, with rows as the builder reads them. */
+export class BuilderKeysetList<R, E extends ObjectLiteral = ObjectLiteral> implements PagedList<R> {
+  constructor(private readonly q: BuilderKeysetQuery<R, E>) {}
+
+  /** As KeysetList.page. */
+  async page(limit: number, cursor?: string, fromCursor = false): Promise<{ rows: R[]; next?: string }> {
+    const { created, id } = this.q.keys;
+    const query = this.q.query();
+    if (cursor !== undefined) {
+      const c = decodeCursor(cursor);
+      query.andWhere(
+        new Brackets((after) =>
+          after.where(`${created} > :keysetCreated`).orWhere(`(${created} = :keysetCreated AND ${id} ${fromCursor ? '>=' : '>'} :keysetID)`, { keysetCreated: c.createdAt, keysetID: c.id }),
+        ),
+      );
+    }
+    query.orderBy(created, 'ASC').addOrderBy(id, 'ASC').limit(limit + 1);
+    // Without `read`, the rows are the entities (R is E).
+    const rows = this.q.read ? await this.q.read(query) : ((await query.getMany()) as unknown as R[]);
+    if (rows.length <= limit) return { rows };
+    rows.length = limit;
+    const last = this.q.keyOf(rows[limit - 1]);
+    return { rows, next: encodeCursor(last.createdAt, last.id) };
+  }
+
+  /** As KeysetList.pages. */
+  pages(perPage: number, cursor?: string, fromCursor = false): AsyncGenerator<R[]> {
+    return pagesOf(this, perPage, cursor, fromCursor);
+  }
+
+  /** As KeysetList.countUpTo: counts the rows' keys only, no further than `max`. */
+  async countUpTo(max: number): Promise<number> {
+    const capped = this.q.query().select('1', 'one').limit(max);
+    const row = await capped
+      .createQueryBuilder()
+      .select('COUNT(*)', 'n')
+      .from(`(${capped.getQuery()})`, 'capped')
+      .setParameters(capped.getParameters())
+      .getRawOne<{ n: number | string }>();
+    return Number(row?.n ?? 0);
+  }
 }
 
 /** Rows per query when a whole list is streamed (unless the list says otherwise: invites carry transcripts). */

@@ -1,6 +1,7 @@
 /**
- * Bounds shared by several resources. Each resource keeps its own in `<resource>.limits.ts`; entities,
- * DTOs (and through them the OpenAPI document) and domain validation all read them from there.
+ * Bounds shared by several resources. Each resource keeps its own in `<resource>.limits.ts` (in src/domain/
+ * when other features read them too); entities, DTOs (and through them the OpenAPI document) and domain
+ * validation all read them from there.
  * Migrations are history and keep the literal values they were written with.
  */
 export const COMMON_LIMITS = {

@@ -1,4 +1,4 @@
-import type { ColumnType, EntityManager, QueryRunner, ValueTransformer } from 'typeorm';
+import type { ColumnType, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
 import { ENGINE } from '../config/engine';
 
 /**
@@ -60,6 +60,37 @@ export const jsonText: ValueTransformer = {
   from: (value: string | null) => (value === null || value === undefined ? null : JSON.parse(value)),
 };
 
+/**
+ * A hand-written SELECT's row as the entity's column types read it: each value whose name is a property
+ * of the entity goes through the driver's and the column's own conversion (dates, booleans, JSON), as
+ * in a QueryBuilder's read; other names are left out. For reads too hot to have their SQL built on
+ * every call (see where it is used).
+ */
+export function hydrated<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>, row: Record<string, unknown>): T {
+  const metadata = db.connection.getMetadata(target);
+  const out: Record<string, unknown> = {};
+  for (const key in row) {
+    const column = metadata.findColumnWithPropertyName(key);
+    if (column) out[key] = db.connection.driver.prepareHydratedValue(row[key], column);
+  }
+  return out as T;
+}
+
+/** The other way: an entity's values for a hand-written write, as its columns store them, with their column names. */
+export function persisted<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>, values: Partial<T>): { columns: string[]; params: unknown[] } {
+  const metadata = db.connection.getMetadata(target);
+  const columns: string[] = [];
+  const params: unknown[] = [];
+  for (const key in values) {
+    if (values[key] === undefined) continue;
+    const column = metadata.findColumnWithPropertyName(key);
+    if (!column) throw new Error(`${metadata.name} has no column ${key}`);
+    columns.push(column.databaseName);
+    params.push(db.connection.driver.preparePersistentValue(values[key], column));
+  }
+  return { columns, params };
+}
+
 /** A datetime from a raw select: mysql2 gives a Date (timezone 'Z'), SQLite the text TypeORM stored. */
 export function rawDate(value: Date | string): Date {
   return typeof value === 'string' ? new Date(`${value.replace(' ', 'T')}Z`) : value;
@@ -81,6 +112,17 @@ export const FOR_UPDATE_SQL = MYSQL ? ' FOR UPDATE' : '';
 
 /** Locks the rows no other transaction holds and passes over the rest (MySQL 8, MariaDB 10.6+): work queues. */
 export const FOR_UPDATE_SKIP_LOCKED_SQL = MYSQL ? ' FOR UPDATE SKIP LOCKED' : '';
+
+/**
+ * The same for a QueryBuilder: locks the rows it reads until the transaction ends (MySQL); with
+ * `skipLocked`, passes over rows another transaction holds and takes the rest (work queues).
+ */
+export function forUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, options: { skipLocked?: boolean } = {}): SelectQueryBuilder<T> {
+  if (!MYSQL) return query;
+  query.setLock('pessimistic_write');
+  if (options.skipLocked) query.setOnLocked('skip_locked');
+  return query;
+}
 
 /** Runs an UPDATE or DELETE and answers how many rows it changed (both drivers report it this way). */
 export async function affectedRows(db: EntityManager, sql: string, params: unknown[]): Promise<number> {

@@ -2,32 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
-import { ApiToken } from '../auth/api-token.entity';
-import { Codebook } from '../codebooks/codebook.entity';
-import { Recruitment } from '../recruitment/recruitment.entity';
-import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
-import { Interview } from '../interviews/interview.entity';
-import { Invite } from '../invites/invite.entity';
-import { InviteAudio } from '../invites/invite-audio.entity';
-import { Erasure } from '../participants/erasure.entity';
-import { Product } from '../products/product.entity';
-import { Profile, ProfileProduct } from '../profiles/profile.entity';
-import { ReportCode } from '../reports/report-code.entity';
-import { Report, ReportShare } from '../reports/report.entity';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook.entity';
 import { migrations } from './migrations';
 import { DatabaseLogger } from './database-logger';
 import { DiscardTimedOutConnections, EmbeddedStatementQueue } from './driver-guards';
 
-export const entities = [ApiToken, Product, Interview, Invite, Profile, ProfileProduct, IdempotencyRecord, WebhookEndpoint, WebhookDelivery, WebhookAttempt, Report, ReportShare, Erasure, ReportCode, Codebook, InviteAudio, Recruitment];
-
 /**
  * The one place DataSource options are built: the Nest app, ormconfig.ts (TypeORM CLI),
- * the token CLI, the seed command and the tests all call this.
+ * the token CLI, the seed command and the tests all call this. No entities: the database knows no
+ * feature. Each feature module registers its own (TypeOrmModule.forFeature, collected by
+ * autoLoadEntities in DatabaseModule); the TypeORM CLI finds them by file name (ormconfig.ts).
  */
 export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'migrationsRun'>): DataSourceOptions {
   const common = {
-    entities,
     migrations,
     migrationsRun: config.migrationsRun,
     migrationsTableName: 'migrations',

@@ -27,7 +27,7 @@ async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), retryAttempts: 10, retryDelay: 2000 }),
+      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), autoLoadEntities: true, retryAttempts: 10, retryDelay: 2000 }),
       dataSourceFactory: (options) => connectAndMigrate(options!),
     }),
   ],

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
-import { isLockConflict } from '../common/database-errors';
+import { isLockConflict } from './database-errors';
 import { oneAtATime } from './driver-guards';
 
 export const TRANSACTION_ATTEMPTS = 5;

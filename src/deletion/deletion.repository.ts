@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
+import { Codebook } from '../codebooks/codebook.entity';
 import { IN_CHUNK } from '../common/limits';
-import { FOR_UPDATE_SQL, affectedRows } from '../database/column-types';
+import { FOR_UPDATE } from '../database/column-types';
+import { Interview } from '../interviews/interview.entity';
 import { InviteAudio } from '../invites/invite-audio.entity';
-
-const inList = (n: number) => `(${new Array<string>(n).fill('?').join(', ')})`;
+import { Invite } from '../invites/invite.entity';
+import { Product } from '../products/product.entity';
+import { Profile, ProfileProduct } from '../profiles/profile.entity';
+import { ReportCode } from '../reports/report-code.entity';
+import { Report, ReportShare } from '../reports/report.entity';
 
 /** What a cascading deletion removed. */
 export interface Removed {
@@ -22,17 +27,16 @@ export interface Removed {
 export class DeletionRepository {
   /** The product row locked until the transaction ends (MySQL): no interview can be added to it meanwhile. */
   async lockProduct(db: EntityManager, productID: string): Promise<void> {
-    await db.query(`SELECT id FROM products WHERE id = ?${FOR_UPDATE_SQL}`, [productID]);
+    await db.getRepository(Product).findOne({ select: { productID: true }, where: { productID }, ...FOR_UPDATE });
   }
 
-  async countInvites(db: EntityManager, interviewID: string): Promise<number> {
-    const [row] = await db.query<{ n: number | string }[]>('SELECT COUNT(*) AS n FROM invites WHERE interview_id = ?', [interviewID]);
-    return Number(row.n);
+  countInvites(db: EntityManager, interviewID: string): Promise<number> {
+    return db.getRepository(Invite).countBy({ interviewID });
   }
 
   async interviewsOf(db: EntityManager, productID: string): Promise<string[]> {
-    const rows = await db.query<{ id: string }[]>('SELECT id FROM interviews WHERE product_id = ? ORDER BY created_at, id', [productID]);
-    return rows.map((r) => r.id);
+    const interviews = await db.getRepository(Interview).find({ select: { interviewID: true }, where: { productID }, order: { createdAt: 'ASC', interviewID: 'ASC' } });
+    return interviews.map((i) => i.interviewID);
   }
 
   /** Deletes the interviews' share links, report codes, reports, codebooks and invites (with their transcripts and kept recordings), then the interviews. */
@@ -41,41 +45,44 @@ export class DeletionRepository {
     let reports = 0;
     for (let i = 0; i < interviewIDs.length; i += IN_CHUNK) {
       const ids = interviewIDs.slice(i, i + IN_CHUNK);
-      const list = inList(ids.length);
-      await db.query(`DELETE FROM report_shares WHERE report_id IN (SELECT id FROM reports WHERE interview_id IN ${list})`, ids);
-      await db.query(`DELETE FROM report_codes WHERE report_id IN (SELECT id FROM reports WHERE interview_id IN ${list})`, ids);
-      reports += await affectedRows(db, `DELETE FROM reports WHERE interview_id IN ${list}`, ids);
-      await db.query(`DELETE FROM codebooks WHERE interview_id IN ${list}`, ids);
-      await db
-        .createQueryBuilder()
-        .delete()
-        .from(InviteAudio)
-        .where('link_id IN (SELECT i.link_id FROM invites i WHERE i.interview_id IN (:...ids))', { ids })
-        .execute();
-      invites += await affectedRows(db, `DELETE FROM invites WHERE interview_id IN ${list}`, ids);
-      await db.query(`DELETE FROM interviews WHERE id IN ${list}`, ids);
+      // What hangs off their reports and invites goes by a subquery: the database finds the rows, however many.
+      const theirReports = db.getRepository(Report).createQueryBuilder('r').select('r.reportID').where('r.interviewID IN (:...ids)').getQuery();
+      const theirInvites = db.getRepository(Invite).createQueryBuilder('v').select('v.linkID').where('v.interviewID IN (:...ids)').getQuery();
+      await db.createQueryBuilder().delete().from(ReportShare).where(`report_id IN (${theirReports})`, { ids }).execute();
+      await db.createQueryBuilder().delete().from(ReportCode).where(`report_id IN (${theirReports})`, { ids }).execute();
+      reports += (await db.getRepository(Report).delete({ interviewID: In(ids) })).affected ?? 0;
+      await db.getRepository(Codebook).delete({ interviewID: In(ids) });
+      await db.createQueryBuilder().delete().from(InviteAudio).where(`link_id IN (${theirInvites})`, { ids }).execute();
+      invites += (await db.getRepository(Invite).delete({ interviewID: In(ids) })).affected ?? 0;
+      await db.getRepository(Interview).delete({ interviewID: In(ids) });
     }
     return { invites, reports };
   }
 
   /** Takes the product out of every profile, deletes the profiles left without a product; answers how many. */
   async unlinkProfiles(db: EntityManager, productID: string): Promise<number> {
-    const rows = await db.query<{ id: string }[]>('SELECT profile_id AS id FROM profile_products WHERE product_id = ?', [productID]);
-    await db.query('DELETE FROM profile_products WHERE product_id = ?', [productID]);
+    const links = db.getRepository(ProfileProduct);
+    const ids = (await links.find({ select: { profileID: true }, where: { productID } })).map((link) => link.profileID);
+    await links.delete({ productID });
     let deleted = 0;
-    const ids = rows.map((r) => r.id);
     for (let i = 0; i < ids.length; i += IN_CHUNK) {
-      const chunk = ids.slice(i, i + IN_CHUNK);
-      deleted += await affectedRows(
-        db,
-        `DELETE FROM profiles WHERE id IN ${inList(chunk.length)} AND NOT EXISTS (SELECT 1 FROM profile_products pp WHERE pp.profile_id = profiles.id)`,
-        chunk,
-      );
+      // One statement, the check inside it: the database decides which profiles have no link left as it
+      // deletes them, rather than this code from a read that another transaction's new link may outdate.
+      const stillLinked = links.createQueryBuilder('pp').select('1').where('pp.profileID = profiles.id').getQuery();
+      const result = await db
+        .createQueryBuilder()
+        .delete()
+        .from(Profile)
+        .where({ profileID: In(ids.slice(i, i + IN_CHUNK)) })
+        .andWhere(`NOT EXISTS (${stillLinked})`)
+        .execute();
+      deleted += result.affected ?? 0;
     }
     return deleted;
   }
 
   async deleteProduct(db: EntityManager, productID: string): Promise<void> {
-    await db.query('DELETE FROM products WHERE id = ?', [productID]);
+    await db.getRepository(Product).delete({ productID });
   }
 }
+

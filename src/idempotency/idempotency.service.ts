@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, Injectable, UnprocessableEntity
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
-import { isDuplicateKey } from '../common/database-errors';
+import { isDuplicateKey } from '../database/database-errors';
 import { IDEMPOTENCY_KEY_MAX, IdempotencyRecord } from './idempotency-record.entity';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import type { ConversationRole } from '../invites/invite-status';
+import type { ConversationRole } from '../domain/invite-status';
 
 /** The kinds of agent there are: `builtin` is the `default` agent; the others are configured. */
 export const INTERVIEWER_KINDS = ['builtin', 'openai'] as const;

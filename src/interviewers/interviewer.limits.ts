@@ -1,4 +1,4 @@
-import { INTERVIEW_LIMITS } from '../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../domain/interview.limits';
 
 /** Bounds of the interviewer agents: their configuration, what a model may answer, and the built-in script. */
 export const INTERVIEWER_LIMITS = {

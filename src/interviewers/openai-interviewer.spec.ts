@@ -3,7 +3,7 @@ import { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse, createSer
 import type { AddressInfo } from 'node:net';
 import { Secret } from '../config/server-fields';
 import { OpenAiAgentConfig } from './interviewers.config';
-import { PROFILE_LIMITS } from '../profiles/profile.limits';
+import { PROFILE_LIMITS } from '../domain/profile.limits';
 import { DefaultInterviewer } from './default-interviewer';
 import { InterviewBrief, Turn } from './interviewer-agent';
 import { OpenAiInterviewer } from './openai-interviewer';

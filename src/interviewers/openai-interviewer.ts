@@ -3,7 +3,7 @@ import { validateInput } from '../common/validation';
 import { ChatFailure, ChatMessage, chatCompletion } from './chat-completion';
 import type { OpenAiAgentConfig } from './interviewers.config';
 import { NewProfileDetails } from '../profiles/dto/new-profile.dto';
-import { PROFILE_LIMITS } from '../profiles/profile.limits';
+import { PROFILE_LIMITS } from '../domain/profile.limits';
 import { closingMessage, firstNameOf, interviewQuestions, notesOf } from './default-interviewer';
 import { LEAK_RUN, PromptLeakCheck } from './prompt-leak';
 import { AgentTurn, InterviewBrief, InterviewSummary, InterviewerAgent, Turn } from './interviewer-agent';

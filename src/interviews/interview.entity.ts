@@ -3,7 +3,7 @@ import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
 import { Product } from '../products/product.entity';
 import type { InterviewMode } from '../voice/voice.limits';
-import { INTERVIEW_LIMITS } from './interview.limits';
+import { INTERVIEW_LIMITS } from '../domain/interview.limits';
 
 @Entity('interviews')
 @Index('idx_interviews_product_created', ['productID', 'createdAt', 'interviewID'])

@@ -10,7 +10,7 @@ import { CreateInterviewDto } from './dto/create-interview.dto';
 import { GetInterviewQueryDto, GetQuestionsQueryDto, ListInterviewsQueryDto } from './dto/interview-queries.dto';
 import { InterviewDto, InterviewIdResultDto, InterviewUpdatedDto, QuestionDto } from './dto/interview.dto';
 import { UpdateInterviewDto } from './dto/update-interview.dto';
-import { INTERVIEW_LIMITS } from './interview.limits';
+import { INTERVIEW_LIMITS } from '../domain/interview.limits';
 import { InterviewsService } from './interviews.service';
 
 const NOT_FOUND = errorCase(404, 'interview "019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90" not found');

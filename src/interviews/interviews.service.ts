@@ -21,28 +21,28 @@ import {
   TranslationQuestionCountException,
 } from './interviews.errors';
 import { VoiceService } from '../voice/voice.service';
-import { InterviewChanges, InterviewRow, InterviewsRepository, OwnedInterview, Translations, parseTranslations } from './interviews.repository';
+import { Interview } from './interview.entity';
+import { InterviewChanges, InterviewsRepository, OwnedInterview, Translations } from './interviews.repository';
 import type { Owned } from '../access/access-rule';
 import { transaction } from '../database/transaction';
 
-function toDto(i: InterviewRow): InterviewDto {
+function toDto(i: Interview): InterviewDto {
   return {
     interviewID: i.interviewID,
     productID: i.productID,
     interviewName: i.interviewName,
     guidelines: i.guidelines,
-    translations: parseTranslations(i.translations),
+    translations: i.translations,
     userID: i.userID,
     interviewer: i.interviewer,
     language: i.language ?? AUTO_LANGUAGE,
     publicTitle: i.publicTitle,
     consentText: i.consentText,
     completionRedirectUrl: i.completionRedirectUrl,
-    retentionDays: i.retentionDays === null ? null : Number(i.retentionDays),
-    // Both engines hand a boolean column back as 0 or 1.
-    redactPII: Boolean(Number(i.redactPII)),
+    retentionDays: i.retentionDays,
+    redactPII: i.redactPII,
     mode: i.mode,
-    keepAudio: Boolean(Number(i.keepAudio)),
+    keepAudio: i.keepAudio,
   };
 }
 
@@ -78,7 +78,7 @@ function storedLanguage(language: string | null | undefined): string | null {
 
 /** An interview, its product's name and the questions asked in it. */
 export interface InterviewQuestions {
-  interview: InterviewRow;
+  interview: Interview;
   productName: string;
   productDesc: string | null;
   questions: QuestionDto[];

@@ -3,7 +3,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ENGINE } from '../config/engine';
 import { EXACT_TEXT, TIMESTAMP } from '../database/column-types';
 import { Invite } from './invite.entity';
-import { INVITE_LIMITS } from './invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 
 /** MEDIUMBLOB holds 16 MB on MySQL (a part is 1 MiB); SQLite's BLOB has no size of its own. */
 const AUDIO_PART: ColumnType = ENGINE === 'mysql' ? 'mediumblob' : 'blob';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import { InviteAudio } from './invite-audio.entity';
 
 /** A recording to keep, or one read back: its media type and bytes. */
@@ -15,7 +15,7 @@ export const AUDIO_PART_BYTES = 1024 * 1024;
 /** Kept recordings of voice answers (invite_audio), stored in the transaction that stores their answer. */
 @Injectable()
 export class InviteAudioRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectRepository(InviteAudio) private readonly audio: Repository<InviteAudio>) {}
 
   /** The recording of the answer at `turnIndex`, in parts, one INSERT each. */
   async store(db: EntityManager, linkID: string, turnIndex: number, audio: KeptAudio, now: Date): Promise<void> {
@@ -28,7 +28,7 @@ export class InviteAudioRepository {
 
   /** The recording kept for that turn of the invite, its parts joined again; undefined when there is none. */
   async find(linkID: string, turnIndex: number): Promise<KeptAudio | undefined> {
-    const parts = await this.dataSource.getRepository(InviteAudio).find({ where: { linkID, turnIndex }, order: { part: 'ASC' } });
+    const parts = await this.audio.find({ where: { linkID, turnIndex }, order: { part: 'ASC' } });
     if (parts.length === 0) return undefined;
     return { contentType: parts[0].contentType, bytes: Buffer.concat(parts.map((p) => p.data)) };
   }

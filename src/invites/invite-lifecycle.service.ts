@@ -2,48 +2,54 @@ import { Metrics } from '../metrics/metrics.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { isDuplicateKey } from '../common/database-errors';
+import { isDuplicateKey } from '../database/database-errors';
 import { validateInput } from '../common/validation';
-import { rawDate } from '../database/column-types';
 import { CompletedInterview, ProfilesService } from '../profiles/profiles.service';
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { TurnsInput, UserInfoInput } from './dto/lifecycle-input.dto';
-import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
-import { InviteSource, InviteStatus, TRANSITIONS } from './invite-status';
+import type { Interview } from '../interviews/interview.entity';
+import type { ConversationTurn, Invite, TurnMeta, UserInfo } from './invite.entity';
+import { InviteStatus, TRANSITIONS } from '../domain/invite-status';
 import type { InviteQuality } from './invite-quality';
-import { INVITE_LIMITS } from './invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 import { SENTIMENT_METHOD, answerSentiment } from '../profiles/sentiment';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteNotRevocableException, InviteStateException, TranscriptFullException } from './invites.errors';
-import { InviteEventRow, InvitePatch, InvitesRepository, OpenInviteRow, RoomContext, RoomInviteRow } from './invites.repository';
+import { InviteEvent, InviteInRoom, InvitePatch, InvitesRepository, NewOpenInvite } from './invites.repository';
 import { transaction } from '../database/transaction';
 import { InviteAudioRepository, KeptAudio } from './invite-audio.repository';
 
 /** An invite as the interview room works with it: the invite, its interview and its product. */
-export interface RoomInvite extends Omit<RoomContext, 'keepAudio' | 'translations' | 'recruitmentRedirects'> {
-  keepAudio: boolean;
-  /** The guidelines in other languages, by tag; null: none. */
-  translations: Record<string, string> | null;
-  source: InviteSource;
-  participantID: string | null;
-  passthrough: Record<string, string> | null;
-  quality: InviteQuality | null;
-  /** The interview's recruitment redirects by outcome; null without a recruitment. */
-  recruitmentRedirects: Record<string, string | null> | null;
-  linkID: string;
-  interviewID: string;
-  productID: string;
-  orgID: string | null;
-  userInfo: UserInfo | null;
-  status: InviteStatus;
-  createdAt: Date;
-  completedOn: Date | null;
-  expiresAt: Date;
-  startedOn: Date | null;
-  language: string | null;
-  conversation: ConversationTurn[];
-  /** One entry per conversation turn (entries of turns stored before they were kept: unknown). */
-  turnMeta: TurnMeta[];
-}
+export type RoomInvite = Pick<
+  Invite,
+  | 'linkID'
+  | 'interviewID'
+  | 'productID'
+  | 'orgID'
+  | 'userInfo'
+  | 'status'
+  | 'createdAt'
+  | 'completedOn'
+  | 'expiresAt'
+  | 'startedOn'
+  | 'language'
+  | 'conversation'
+  | 'source'
+  | 'participantID'
+  | 'passthrough'
+  | 'quality'
+> &
+  Pick<Interview, 'interviewName' | 'publicTitle' | 'consentText' | 'completionRedirectUrl' | 'guidelines' | 'translations' | 'interviewer' | 'redactPII' | 'mode' | 'keepAudio'> & {
+    /** One entry per conversation turn (entries of turns stored before they were kept: unknown). */
+    turnMeta: TurnMeta[];
+    /** The interview's fixed language; null: `auto`. */
+    interviewLanguage: string | null;
+    productName: string;
+    productDesc: string | null;
+    productImage: string | null;
+    productUserID: string | null;
+    /** The interview's recruitment redirects by outcome; null without a recruitment. */
+    recruitmentRedirects: Record<string, string | null> | null;
+  };
 
 /** A turn to store: what was said, and the guideline question an interviewer turn asks or follows up. */
 export interface NewTurn extends ConversationTurn {
@@ -53,47 +59,46 @@ export interface NewTurn extends ConversationTurn {
 const UNKNOWN: TurnMeta = { at: null, questionIndex: null };
 
 /** The stored per-turn data, one entry per turn whatever an older row holds. */
-function turnMetaOf(raw: string | null, turns: number): TurnMeta[] {
-  const meta = raw === null ? [] : (JSON.parse(raw) as TurnMeta[]);
+function turnMetaOf(meta: TurnMeta[] | null, turns: number): TurnMeta[] {
+  meta ??= [];
   return meta.length === turns ? meta : Array.from({ length: turns }, (_, i) => meta[i] ?? UNKNOWN);
 }
 
-function fromRow(r: RoomInviteRow): RoomInvite {
-  const conversation = JSON.parse(r.conversation) as ConversationTurn[];
+function roomInviteOf({ interview, product, recruitment, ...invite }: InviteInRoom): RoomInvite {
   return {
-    linkID: r.linkID,
-    interviewID: r.interviewID,
-    productID: r.productID,
-    orgID: r.orgID,
-    userInfo: r.userInfo === null ? null : (JSON.parse(r.userInfo) as UserInfo),
-    status: r.status,
-    createdAt: rawDate(r.createdAt),
-    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
-    expiresAt: rawDate(r.expiresAt),
-    startedOn: r.startedOn === null ? null : rawDate(r.startedOn),
-    language: r.language,
-    conversation,
-    turnMeta: turnMetaOf(r.turnMeta, conversation.length),
-    interviewName: r.interviewName,
-    interviewLanguage: r.interviewLanguage,
-    publicTitle: r.publicTitle,
-    consentText: r.consentText,
-    completionRedirectUrl: r.completionRedirectUrl,
-    guidelines: r.guidelines,
-    translations: r.translations === null ? null : (JSON.parse(r.translations) as Record<string, string>),
-    interviewer: r.interviewer,
-    productName: r.productName,
-    productDesc: r.productDesc,
-    productImage: r.productImage,
-    productUserID: r.productUserID,
-    redactPII: Boolean(Number(r.redactPII)),
-    mode: r.mode,
-    keepAudio: Boolean(Number(r.keepAudio)),
-    source: r.source,
-    participantID: r.participantID,
-    passthrough: r.passthrough === null ? null : (JSON.parse(r.passthrough) as Record<string, string>),
-    quality: r.quality === null ? null : (JSON.parse(r.quality) as InviteQuality),
-    recruitmentRedirects: r.recruitmentRedirects === null ? null : (JSON.parse(r.recruitmentRedirects) as Record<string, string | null>),
+    linkID: invite.linkID,
+    interviewID: invite.interviewID,
+    productID: invite.productID,
+    orgID: invite.orgID,
+    userInfo: invite.userInfo,
+    status: invite.status,
+    createdAt: invite.createdAt,
+    completedOn: invite.completedOn,
+    expiresAt: invite.expiresAt,
+    startedOn: invite.startedOn,
+    language: invite.language,
+    conversation: invite.conversation,
+    turnMeta: turnMetaOf(invite.turnMeta, invite.conversation.length),
+    interviewName: interview.interviewName,
+    interviewLanguage: interview.language,
+    publicTitle: interview.publicTitle,
+    consentText: interview.consentText,
+    completionRedirectUrl: interview.completionRedirectUrl,
+    guidelines: interview.guidelines,
+    translations: interview.translations,
+    interviewer: interview.interviewer,
+    productName: product.name,
+    productDesc: product.desc,
+    productImage: product.imageLink,
+    productUserID: product.userID,
+    redactPII: interview.redactPII,
+    mode: interview.mode,
+    keepAudio: interview.keepAudio,
+    source: invite.source,
+    participantID: invite.participantID,
+    passthrough: invite.passthrough,
+    quality: invite.quality,
+    recruitmentRedirects: recruitment?.redirects ?? null,
   };
 }
 
@@ -144,7 +149,7 @@ export function isDue(status: InviteStatus, expiresAt: Date, now: Date): boolean
 }
 
 /** The webhook events of invites that are now in `status` (the others changed meanwhile); `flagged` for those whose quality was flagged. */
-function inviteEvents(rows: InviteEventRow[], status: AnnouncedStatus | 'flagged'): OutboxEvent[] {
+function inviteEvents(rows: InviteEvent[], status: AnnouncedStatus | 'flagged'): OutboxEvent[] {
   return rows
     .filter((r) => status === 'flagged' || r.status === status)
     .map((r) => {
@@ -154,7 +159,7 @@ function inviteEvents(rows: InviteEventRow[], status: AnnouncedStatus | 'flagged
         productID: r.productID,
         orgID: r.orgID,
         status: r.status,
-        completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
+        completed_on: r.completedOn === null ? null : r.completedOn.toISOString(),
       };
       return { type: `invite.${status}` as const, products: [{ productID: r.productID, ...r.owner }], data: () => data };
     });
@@ -189,7 +194,7 @@ export class InviteLifecycleService {
   async read(linkID: string, now = new Date()): Promise<RoomInvite> {
     const row = await this.invites.findForRoom(linkID);
     if (!row) throw new InviteNotFoundException(linkID);
-    const invite = fromRow(row);
+    const invite = roomInviteOf(row);
     if (isDue(invite.status, invite.expiresAt, now)) {
       await this.expire(linkID, now);
       invite.status = 'expired';
@@ -237,7 +242,7 @@ export class InviteLifecycleService {
    * terminal, announced). A second arrival of the same participant meanwhile finds the unique key
    * taken: the caller reads the invite that won.
    */
-  async openInvite(row: Omit<OpenInviteRow, 'status'>, decide: (db: EntityManager) => Promise<'pending' | 'screenedout' | 'overquota'>): Promise<InviteStatus> {
+  async openInvite(row: Omit<NewOpenInvite, 'status'>, decide: (db: EntityManager) => Promise<'pending' | 'screenedout' | 'overquota'>): Promise<InviteStatus> {
     const status = await transaction(this.dataSource, async (db) => {
       const status = await decide(db);
       await this.invites.insertOpen(db, { ...row, status });
@@ -304,7 +309,7 @@ export class InviteLifecycleService {
   async expire(linkID: string, now = new Date()): Promise<boolean> {
     const expired = await transaction(this.dataSource, async (db) => {
       const state = await this.invites.lockState(db, linkID);
-      if (!state || !isDue(state.status, rawDate(state.expiresAt), now)) return false;
+      if (!state || !isDue(state.status, state.expiresAt, now)) return false;
       await this.invites.write(db, linkID, { status: 'expired' }, now);
       await this.announce(db, [linkID], 'expired', now);
       return true;
@@ -322,7 +327,7 @@ export class InviteLifecycleService {
     const expired = await transaction(this.dataSource, async (db) => {
       const state = await this.invites.lockState(db, linkID);
       if (!state) throw new InviteNotFoundException(linkID);
-      if (isDue(state.status, rawDate(state.expiresAt), now)) {
+      if (isDue(state.status, state.expiresAt, now)) {
         await this.invites.write(db, linkID, { status: 'expired' }, now);
         await this.announce(db, [linkID], 'expired', now);
         return true;
@@ -377,13 +382,13 @@ export class InviteLifecycleService {
       moved = undefined;
       const state = await this.invites.lockState(db, invite.linkID);
       if (!state) throw new InviteNotFoundException(invite.linkID);
-      if (isDue(state.status, rawDate(state.expiresAt), now)) {
+      if (isDue(state.status, state.expiresAt, now)) {
         await this.invites.write(db, invite.linkID, { status: 'expired' }, now);
         await this.announce(db, [invite.linkID], 'expired', now);
         return true;
       }
       if (state.status !== from) throw new InviteStateException(state.status, from);
-      if ((JSON.parse(state.conversation) as unknown[]).length !== invite.conversation.length) throw new InviteChangedException();
+      if (state.conversation.length !== invite.conversation.length) throw new InviteChangedException();
       const changes = await patch(db);
       if (changes.status !== undefined && !TRANSITIONS[from].includes(changes.status)) throw new InviteStateException(from, changes.status);
       await this.invites.write(db, invite.linkID, changes, now);

@@ -3,9 +3,9 @@ import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
-import type { ConversationRole, InviteSource, InviteStatus } from './invite-status';
+import type { ConversationRole, InviteSource, InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
-import { INVITE_LIMITS } from './invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 
 export interface UserInfo {
   email: string | null;

@@ -1,6 +1,6 @@
 import { Env, readHttpUrl, readInt } from '../config/env';
 import type { AppConfig } from '../config/app-config';
-import { INVITE_LIMITS } from './invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 import { featureConfig } from '../config/feature-config';
 
 /** The invites' own settings (the namespace invitesConfig). */

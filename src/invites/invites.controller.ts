@@ -9,7 +9,7 @@ import { IdempotencyService, IdempotentCall } from '../idempotency/idempotency.s
 import { Paginated } from '../common/paginated';
 import { InviteDto, InviteRevokedDto } from './dto/invite.dto';
 import { CreateInvitesQueryDto, GetAudioQueryDto, GetInviteQueryDto, ListInvitesQueryDto, RevokeInviteDto } from './dto/invite-queries.dto';
-import { INVITE_LIMITS } from './invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 import { InvitesService } from './invites.service';
 
 const NOT_FOUND = errorCase(404, 'invite "q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4" not found');

@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import { RecordNotFoundException } from '../common/errors';
-import type { InviteStatus } from './invite-status';
+import type { InviteStatus } from '../domain/invite-status';
 
 export class InviteNotFoundException extends RecordNotFoundException {
   constructor(linkID: string) {

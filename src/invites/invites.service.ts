@@ -5,7 +5,6 @@ import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { newUrlSecrets } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
-import { rawDate } from '../database/column-types';
 import { InterviewsService } from '../interviews/interviews.service';
 import { ProductsService } from '../products/products.service';
 import { InviteDto } from './dto/invite.dto';
@@ -15,7 +14,7 @@ import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
-import { InviteRow, InvitesRepository } from './invites.repository';
+import { InviteView, InvitesRepository } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,24 +27,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const STREAM_CHUNK = 100;
 
 /** An invite as the API shows it. */
-export function inviteDtoOf(r: InviteRow): InviteDto {
+export function inviteDtoOf(r: InviteView): InviteDto {
   return {
     linkID: r.linkID,
     interviewID: r.interviewID,
     productID: r.productID,
     orgID: r.orgID,
-    userInfo: r.userInfo === null ? null : JSON.parse(r.userInfo),
+    userInfo: r.userInfo,
     status: r.status,
-    timestamp: rawDate(r.createdAt).toISOString(),
-    completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
-    expires_on: rawDate(r.expiresAt).toISOString(),
-    conversation: JSON.parse(r.conversation),
+    timestamp: r.createdAt.toISOString(),
+    completed_on: r.completedOn === null ? null : r.completedOn.toISOString(),
+    expires_on: r.expiresAt.toISOString(),
+    conversation: r.conversation,
     source: r.source,
     participantID: r.participantID,
     segment: r.segment,
-    passthrough: r.passthrough === null ? null : JSON.parse(r.passthrough),
-    screener: r.screener === null ? null : JSON.parse(r.screener),
-    quality: r.quality === null ? null : JSON.parse(r.quality),
+    passthrough: r.passthrough,
+    screener: r.screener,
+    quality: r.quality,
   };
 }
 

@@ -27,6 +27,11 @@ export const LANGUAGE_TAGS: readonly Language[] = LANGUAGES.map((l) => l.languag
 export const INTERVIEW_LANGUAGES: readonly string[] = [AUTO_LANGUAGE, ...LANGUAGE_TAGS];
 export const FALLBACK_LANGUAGE: Language = 'en';
 
+/** The primary subtag of a language tag, lower case: `pt-BR` → `pt`. */
+export function baseLanguage(tag: string): string {
+  return tag.split(/[-_]/)[0].toLowerCase();
+}
+
 const BY_TAG = new Map<string, (typeof LANGUAGES)[number]>(LANGUAGES.map((l) => [l.language, l]));
 
 export function isLanguage(tag: unknown): tag is Language {

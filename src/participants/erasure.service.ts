@@ -17,11 +17,9 @@ export function emailSha256(email: string): string {
   return createHash('sha256').update(normalEmail(email), 'utf8').digest('hex');
 }
 
-/** Whether stored userInfo (JSON text) is this person's: the address compared trimmed and lower-cased. */
-export function isPerson(userInfo: string | null, email: string): boolean {
-  if (userInfo === null) return false;
-  const info = JSON.parse(userInfo) as { email?: unknown };
-  return typeof info.email === 'string' && normalEmail(info.email) === email;
+/** Whether an invite's userInfo is this person's: the address compared trimmed and lower-cased. */
+export function isPerson(userInfo: { email?: unknown } | null, email: string): boolean {
+  return typeof userInfo?.email === 'string' && normalEmail(userInfo.email) === email;
 }
 
 /** An invite to erase, with who owns its product (which webhook endpoints hear of it). */

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
+import { ApiToken } from '../auth/api-token.entity';
 import { InviteAudio } from '../invites/invite-audio.entity';
 import { Invite } from '../invites/invite.entity';
-import type { Owned } from '../access/access-rule';
-import type { InviteRow } from '../invites/invites.repository';
+import { OwnerFilter, ownedWithin, type Owned } from '../access/access-rule';
+import { INVITE_FIELDS, type InviteView } from '../invites/invites.repository';
 import { IN_CHUNK } from '../common/limits';
-import { KeysetList, SqlCondition, SqlWhere } from '../common/keyset';
-import { FOR_UPDATE_SKIP_LOCKED_SQL, FOR_UPDATE_SQL, affectedRows, sqlDate } from '../database/column-types';
-
-const inList = (n: number) => `(${new Array<string>(n).fill('?').join(', ')})`;
+import { BuilderKeysetList, SqlCondition } from '../common/keyset';
+import { forUpdate } from '../database/column-types';
+import { Interview } from '../interviews/interview.entity';
+import { Profile, ProfileProduct } from '../profiles/profile.entity';
+import { OwnedProduct, ProfilesRepository } from '../profiles/profiles.repository';
+import { Erasure } from './erasure.entity';
 
 /** Whose interviewees: an organization, or (for invites without one) the user owning the product, as profiles are kept. */
 export type DataOwner = { kind: 'org'; id: string } | { kind: 'user'; id: string };
@@ -18,32 +21,11 @@ export function ownerKeyOf(owner: DataOwner): string {
   return `${owner.kind}:${owner.id}`;
 }
 
-/** An invite as an erasure or an export finds it: the person's data still as text, and who sees its product. */
-export interface PersonInviteRow extends InviteRow {
-  productOrgID: string | null;
-  productUserID: string | null;
-}
+/** An invite as an erasure or an export finds it, with who sees its product. */
+export type PersonInvite = InviteView & { product: Owned };
 
-/** A finished invite the retention sweep found due. */
-export interface DueInviteRow {
-  linkID: string;
-  interviewID: string;
-  productID: string;
-  orgID: string | null;
-  productOrgID: string | null;
-  productUserID: string | null;
-  userInfo: string | null;
-}
-
-export interface ErasureRow {
-  erasureID: string;
-  createdAt: Date | string;
-  erasedBy: string;
-  emailSha256: string;
-  invites: number;
-  profiles: number;
-  reports: number;
-}
+/** A finished invite the retention sweep found due, with its product's owners. */
+export type DueInvite = Pick<Invite, 'linkID' | 'interviewID' | 'productID' | 'orgID' | 'userInfo'> & { product: Owned };
 
 export interface NewErasure {
   erasureID: string;
@@ -54,12 +36,6 @@ export interface NewErasure {
   profiles: number;
   reports: number;
 }
-
-const INVITE_COLUMNS =
-  'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, i.status AS status, ' +
-  'i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation, ' +
-  'i.source AS source, i.participant_id AS participantID, i.segment AS segment, i.passthrough AS passthrough, i.screener AS screener, i.quality AS quality, ' +
-  'p.org_id AS productOrgID, p.user_id AS productUserID';
 
 /** The statuses after which nothing more happens to an invite: what retention may erase. */
 export const FINISHED_STATUSES = ['completed', 'abandoned', 'expired', 'revoked', 'screenedout', 'overquota'] as const;
@@ -72,21 +48,29 @@ export const FINISHED_STATUSES = ['completed', 'abandoned', 'expired', 'revoked'
  */
 @Injectable()
 export class ParticipantsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly profiles: ProfilesRepository,
+  ) {}
 
   /**
    * The owner's unerased invites whose userInfo mentions the address (lower-cased), oldest first; the
    * caller checks the email field itself. With `lock`, locked until the transaction ends (MySQL).
    */
-  async invitesMentioning(db: EntityManager, owner: DataOwner, email: string, lock: boolean): Promise<PersonInviteRow[]> {
-    const ownerSql = owner.kind === 'org' ? 'i.org_id = ?' : 'i.org_id IS NULL AND p.user_id = ?';
+  async invitesMentioning(db: EntityManager, owner: DataOwner, email: string, lock: boolean): Promise<PersonInvite[]> {
+    const qb = db
+      .getRepository(Invite)
+      .createQueryBuilder('i')
+      .select(INVITE_FIELDS.map((f) => `i.${f}`))
+      .innerJoin('i.product', 'p')
+      .addSelect(['p.productID', 'p.orgID', 'p.userID']);
+    if (owner.kind === 'org') qb.where('i.orgID = :ownerID', { ownerID: owner.id });
+    else qb.where('i.orgID IS NULL AND p.userID = :ownerID', { ownerID: owner.id });
     // The address is looked for in the stored JSON as JSON writes it; LOWER() makes the match case-insensitive.
-    const needle = JSON.stringify(email).slice(1, -1);
-    return db.query<PersonInviteRow[]>(
-      `SELECT ${INVITE_COLUMNS} FROM invites i INNER JOIN products p ON p.id = i.product_id ` +
-        `WHERE ${ownerSql} AND i.user_info IS NOT NULL AND INSTR(LOWER(i.user_info), ?) > 0 ORDER BY i.created_at, i.link_id${lock ? FOR_UPDATE_SQL : ''}`,
-      [owner.id, needle],
-    );
+    qb.andWhere('i.userInfo IS NOT NULL AND INSTR(LOWER(i.userInfo), :needle) > 0', { needle: JSON.stringify(email).slice(1, -1) });
+    qb.orderBy('i.createdAt', 'ASC').addOrderBy('i.linkID', 'ASC');
+    const invites = await (lock ? forUpdate(qb) : qb).getMany();
+    return invites.map(({ product, ...invite }) => ({ ...invite, product: { orgID: product!.orgID, userID: product!.userID } }));
   }
 
   /** Clears the invites' person and transcript, deletes the recordings kept of their answers, and marks them erased. */
@@ -94,12 +78,13 @@ export class ParticipantsRepository {
     for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
       const ids = linkIDs.slice(i, i + IN_CHUNK);
       await db.getRepository(InviteAudio).delete({ linkID: In(ids) });
-      await db.query(
-        // The panel's id, its passthrough values and the screener's answers are the person's too (the segment and quality stay: no one is in them).
-        'UPDATE invites SET user_info = NULL, conversation = \'[]\', turn_meta = \'[]\', answer_count = 0, participant_id = NULL, passthrough = NULL, screener = NULL, ' +
-          `erased_on = ?, updated_at = ? WHERE link_id IN ${inList(ids.length)}`,
-        [sqlDate(now), sqlDate(now), ...ids],
-      );
+      // The panel's id, its passthrough values and the screener's answers are the person's too (the segment and quality stay: no one is in them).
+      await db
+        .getRepository(Invite)
+        .update(
+          { linkID: In(ids) },
+          { userInfo: null, conversation: [], turnMeta: [], answerCount: 0, participantID: null, passthrough: null, screener: null, erasedOn: now, updatedAt: now },
+        );
     }
   }
 
@@ -115,50 +100,44 @@ export class ParticipantsRepository {
     return out;
   }
 
-  /** The owner's profile of this address (lower-cased), with its products and their owners. */
-  async profileOf(db: EntityManager, owner: DataOwner, email: string): Promise<{ profileID: string; products: (Owned & { productID: string })[] } | undefined> {
-    const [row] = await db.query<{ profileID: string }[]>(`SELECT id AS profileID FROM profiles WHERE owner_key = ? AND email = ?${FOR_UPDATE_SQL}`, [ownerKeyOf(owner), email]);
-    if (!row) return undefined;
-    const products = await db.query<(Owned & { productID: string })[]>(
-      'SELECT p.id AS productID, p.org_id AS orgID, p.user_id AS userID FROM profile_products pp INNER JOIN products p ON p.id = pp.product_id WHERE pp.profile_id = ? ORDER BY p.created_at, p.id',
-      [row.profileID],
-    );
-    return { profileID: row.profileID, products };
+  /** The owner's profile of this address (lower-cased), with its products and their owners. With `lock`, locked until the transaction ends (MySQL). */
+  async profileOf(db: EntityManager, owner: DataOwner, email: string, lock: boolean): Promise<{ profileID: string; products: OwnedProduct[] } | undefined> {
+    const profile = await this.profiles.findMatching(db, ownerKeyOf(owner), email, { lock });
+    if (!profile) return undefined;
+    return { profileID: profile.profileID, products: await this.profiles.productsWithOwners(db, profile.profileID) };
   }
 
   async deleteProfile(db: EntityManager, profileID: string): Promise<number> {
-    await db.query('DELETE FROM profile_products WHERE profile_id = ?', [profileID]);
-    return affectedRows(db, 'DELETE FROM profiles WHERE id = ?', [profileID]);
+    await db.getRepository(ProfileProduct).delete({ profileID });
+    return (await db.getRepository(Profile).delete({ profileID })).affected ?? 0;
   }
 
   async insertErasure(db: EntityManager, e: NewErasure, now: Date): Promise<void> {
-    await db.query(
-      'INSERT INTO erasures (id, org_id, user_id, erased_by, email_sha256, invites, profiles, reports, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [e.erasureID, e.owner.kind === 'org' ? e.owner.id : null, e.owner.kind === 'user' ? e.owner.id : null, e.by, e.emailSha256, e.invites, e.profiles, e.reports, sqlDate(now)],
-    );
+    await db.getRepository(Erasure).insert({
+      erasureID: e.erasureID,
+      orgID: e.owner.kind === 'org' ? e.owner.id : null,
+      userID: e.owner.kind === 'user' ? e.owner.id : null,
+      by: e.by,
+      emailSha256: e.emailSha256,
+      invites: e.invites,
+      profiles: e.profiles,
+      reports: e.reports,
+      createdAt: now,
+    });
   }
 
-  /** Erasures of an organization and/or a user, within what the caller may see, in the lists' order. */
-  listErasures(filter: { orgID?: string; userID?: string }, scope: SqlCondition | undefined): KeysetList<ErasureRow> {
-    const where = new SqlWhere();
-    if (filter.orgID !== undefined) where.and('e.org_id = ?', filter.orgID);
-    if (filter.userID !== undefined) where.and('e.user_id = ?', filter.userID);
-    if (scope) where.and(scope);
-    return new KeysetList<ErasureRow>({
-      query: (sql, params) => this.dataSource.query(sql, params),
-      columns:
-        'e.id AS erasureID, e.created_at AS createdAt, e.erased_by AS erasedBy, e.email_sha256 AS emailSha256, e.invites AS invites, e.profiles AS profiles, e.reports AS reports',
-      from: 'erasures e',
-      where,
-      keys: { created: 'e.created_at', id: 'e.id' },
-      idOf: (r) => r.erasureID,
+  /** Erasures of an organization and/or a user, within what the caller may see (a condition on `e`), in the lists' order. */
+  listErasures(filter: OwnerFilter, scope: SqlCondition | undefined): BuilderKeysetList<Erasure> {
+    return new BuilderKeysetList<Erasure>({
+      query: () => ownedWithin(this.dataSource.getRepository(Erasure).createQueryBuilder('e'), filter, scope),
+      keys: { created: 'e.createdAt', id: 'e.erasureID' },
+      keyOf: (e) => ({ createdAt: e.createdAt, id: e.erasureID }),
     });
   }
 
   /** The name of the token erasing (the audit's "by"). */
   async tokenName(tokenID: string): Promise<string | null> {
-    const [row] = await this.dataSource.query<{ name: string | null }[]>('SELECT name FROM api_tokens WHERE id = ?', [tokenID]);
-    return row?.name ?? null;
+    return (await this.dataSource.getRepository(ApiToken).findOne({ select: { name: true }, where: { id: tokenID } }))?.name ?? null;
   }
 
   /**
@@ -166,20 +145,32 @@ export class ParticipantsRepository {
    * `days` days (null: interviews without their own retentionDays), locked; on MySQL each instance takes
    * rows the others have not locked (SKIP LOCKED).
    */
-  async lockDueForRetention(db: EntityManager, days: number | null, cutoff: Date, limit: number): Promise<DueInviteRow[]> {
-    return db.query<DueInviteRow[]>(
-      'SELECT i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, p.org_id AS productOrgID, ' +
-        'p.user_id AS productUserID, i.user_info AS userInfo FROM invites i ' +
-        'INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id ' +
-        `WHERE i.status IN ${inList(FINISHED_STATUSES.length)} AND i.updated_at <= ? AND i.erased_on IS NULL AND iv.retention_days ${days === null ? 'IS NULL' : '= ?'} ` +
-        `ORDER BY i.updated_at LIMIT ?${FOR_UPDATE_SKIP_LOCKED_SQL}`,
-      [...FINISHED_STATUSES, sqlDate(cutoff), ...(days === null ? [] : [days]), limit],
-    );
+  async lockDueForRetention(db: EntityManager, days: number | null, cutoff: Date, limit: number): Promise<DueInvite[]> {
+    const qb = db
+      .getRepository(Invite)
+      .createQueryBuilder('i')
+      .select(['i.linkID', 'i.interviewID', 'i.productID', 'i.orgID', 'i.userInfo'])
+      .innerJoin('i.interview', 'iv')
+      .innerJoin('i.product', 'p')
+      .addSelect(['p.productID', 'p.orgID', 'p.userID'])
+      .where('i.status IN (:...finished)', { finished: FINISHED_STATUSES })
+      .andWhere('i.updatedAt <= :cutoff', { cutoff })
+      .andWhere('i.erasedOn IS NULL');
+    if (days === null) qb.andWhere('iv.retentionDays IS NULL');
+    else qb.andWhere('iv.retentionDays = :days', { days });
+    const due = await forUpdate(qb.orderBy('i.updatedAt', 'ASC').limit(limit), { skipLocked: true }).getMany();
+    return due.map(({ product, ...invite }) => ({ ...invite, product: { orgID: product!.orgID, userID: product!.userID } }));
   }
 
   /** The retention periods interviews set for themselves. */
   async retentionPeriods(): Promise<number[]> {
-    const rows = await this.dataSource.query<{ days: number | string }[]>('SELECT DISTINCT retention_days AS days FROM interviews WHERE retention_days IS NOT NULL');
-    return rows.map((r) => Number(r.days));
+    const rows = await this.dataSource
+      .getRepository(Interview)
+      .createQueryBuilder('iv')
+      .select('iv.retentionDays', 'days')
+      .distinct(true)
+      .where('iv.retentionDays IS NOT NULL')
+      .getRawMany<{ days: number }>();
+    return rows.map((r) => r.days);
   }
 }

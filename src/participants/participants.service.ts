@@ -5,7 +5,6 @@ import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { ListAnswer, answerList } from '../common/keyset';
-import { rawDate } from '../database/column-types';
 import { transaction } from '../database/transaction';
 import { inviteDtoOf } from '../invites/invites.service';
 import { ProfilesRepository } from '../profiles/profiles.repository';
@@ -48,13 +47,13 @@ export class ParticipantsService {
     return transaction(this.dataSource, async (db) => {
       const now = new Date();
       const invites = (await this.repo.invitesMentioning(db, owner, email, true)).filter((row) => isPerson(row.userInfo, email));
-      const profile = (await this.repo.profileOf(db, owner, email)) ?? null;
+      const profile = (await this.repo.profileOf(db, owner, email, true)) ?? null;
       return this.erasure.erase(
         db,
         {
           owner,
           email,
-          invites: invites.map((i) => ({ linkID: i.linkID, interviewID: i.interviewID, productID: i.productID, owner: { orgID: i.productOrgID, userID: i.productUserID } })),
+          invites: invites.map((i) => ({ linkID: i.linkID, interviewID: i.interviewID, productID: i.productID, owner: i.product })),
           profile,
           by,
         },
@@ -69,7 +68,7 @@ export class ParticipantsService {
     const email = normalEmail(dto.email);
     const db = this.dataSource.manager;
     const invites = (await this.repo.invitesMentioning(db, owner, email, false)).filter((row) => isPerson(row.userInfo, email));
-    const profile = await this.repo.profileOf(db, owner, email);
+    const profile = await this.repo.profileOf(db, owner, email, false);
     const profiles = [];
     if (profile) {
       const row = await this.profiles.findById(profile.profileID);
@@ -85,12 +84,12 @@ export class ParticipantsService {
     return answerList(query, list, (rows) =>
       rows.map((r) => ({
         erasureID: r.erasureID,
-        at: rawDate(r.createdAt).toISOString(),
-        by: r.erasedBy,
+        at: r.createdAt.toISOString(),
+        by: r.by,
         emailSha256: r.emailSha256,
-        invites: Number(r.invites),
-        profiles: Number(r.profiles),
-        reports: Number(r.reports),
+        invites: r.invites,
+        profiles: r.profiles,
+        reports: r.reports,
       })),
     );
   }

@@ -6,7 +6,7 @@ import { Background } from '../common/background';
 import { transaction } from '../database/transaction';
 import { ErasureService, isPerson, normalEmail } from './erasure.service';
 import { RETENTION_ACTOR } from './participants.limits';
-import { DataOwner, DueInviteRow, ParticipantsRepository } from './participants.repository';
+import { DataOwner, DueInvite, ParticipantsRepository } from './participants.repository';
 import { retentionConfig } from './retention.config';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -55,11 +55,11 @@ export class RetentionSweeper {
     return transaction(this.dataSource, async (db) => {
       const due = await this.repo.lockDueForRetention(db, days, cutoff, BATCH);
       // Invites no one ever started hold nothing of a person: they are only marked erased.
-      const people = new Map<string, { owner: DataOwner; email: string; rows: DueInviteRow[] }>();
+      const people = new Map<string, { owner: DataOwner; email: string; rows: DueInvite[] }>();
       const anonymous: string[] = [];
       for (const row of due) {
-        const email = row.userInfo === null ? null : ((JSON.parse(row.userInfo) as { email?: unknown }).email ?? null);
-        const owner: DataOwner | null = row.orgID !== null ? { kind: 'org', id: row.orgID } : row.productUserID !== null ? { kind: 'user', id: row.productUserID } : null;
+        const email = row.userInfo?.email ?? null;
+        const owner: DataOwner | null = row.orgID !== null ? { kind: 'org', id: row.orgID } : row.product.userID !== null ? { kind: 'user', id: row.product.userID } : null;
         if (typeof email !== 'string' || owner === null) {
           anonymous.push(row.linkID);
           continue;
@@ -75,17 +75,17 @@ export class RetentionSweeper {
     });
   }
 
-  private async erasePerson(db: EntityManager, person: { owner: DataOwner; email: string; rows: DueInviteRow[] }, now: Date): Promise<void> {
+  private async erasePerson(db: EntityManager, person: { owner: DataOwner; email: string; rows: DueInvite[] }, now: Date): Promise<void> {
     const erasing = new Set(person.rows.map((r) => r.linkID));
     const kept = (await this.repo.invitesMentioning(db, person.owner, person.email, false)).filter((r) => !erasing.has(r.linkID) && isPerson(r.userInfo, person.email));
     // The profile goes with the person's last invite that is still kept.
-    const profile = kept.length === 0 ? ((await this.repo.profileOf(db, person.owner, person.email)) ?? null) : null;
+    const profile = kept.length === 0 ? ((await this.repo.profileOf(db, person.owner, person.email, true)) ?? null) : null;
     await this.erasure.erase(
       db,
       {
         owner: person.owner,
         email: person.email,
-        invites: person.rows.map((r) => ({ linkID: r.linkID, interviewID: r.interviewID, productID: r.productID, owner: { orgID: r.productOrgID, userID: r.productUserID } })),
+        invites: person.rows.map((r) => ({ linkID: r.linkID, interviewID: r.interviewID, productID: r.productID, owner: r.product })),
         profile,
         by: RETENTION_ACTOR,
       },

@@ -1,5 +1,5 @@
 import { Env, readInt } from '../config/env';
-import { INTERVIEW_LIMITS } from '../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../domain/interview.limits';
 import { featureConfig } from '../config/feature-config';
 
 /** The retention sweep's settings (the namespace retentionConfig). */

@@ -9,13 +9,14 @@ import { CreateProductDto } from './dto/create-product.dto';
 import { ProductDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/product-queries.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
-import { ProductChanges, ProductRow, ProductsRepository } from './products.repository';
+import { Product } from './product.entity';
+import { ProductChanges, ProductsRepository } from './products.repository';
 import { ProductNotFoundException } from './products.errors';
 
 const OPTIONAL_FIELDS = ['desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
 const OWNERS = ['orgID', 'userID'];
 
-function toDto(p: ProductRow): ProductDto {
+function toDto(p: Product): ProductDto {
   return { productID: p.productID, name: p.name, desc: p.desc, orgID: p.orgID, userID: p.userID, url: p.url, imageLink: p.imageLink };
 }
 
@@ -27,12 +28,12 @@ export class ProductsService {
   ) {}
 
   /** The product when the caller may see it, else its 404 (also for the modules whose records belong to a product). */
-  async requireVisible(principal: Principal, productID: string, db?: EntityManager): Promise<ProductRow> {
+  async requireVisible(principal: Principal, productID: string, db?: EntityManager): Promise<Product> {
     return this.access.visible(principal, await this.products.findById(productID, db), (p) => p, () => new ProductNotFoundException(productID));
   }
 
   /** The product, for the service's own work (no caller): an interview's general questions name it, a report's analyst reads of it. */
-  async findForWork(productID: string): Promise<ProductRow> {
+  async findForWork(productID: string): Promise<Product> {
     const product = await this.products.findById(productID);
     if (!product) throw new ProductNotFoundException(productID);
     return product;

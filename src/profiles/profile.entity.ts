@@ -2,8 +2,8 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, jsonText, LONG_TEXT, TIMESTAMP } from '../database/column-types';
 import { Product } from '../products/product.entity';
-import { INVITE_LIMITS } from '../invites/invite.limits';
-import { PROFILE_LIMITS } from './profile.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
+import { PROFILE_LIMITS } from '../domain/profile.limits';
 
 export interface ProfileMetadata {
   source: string | null;

@@ -12,10 +12,10 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { NewProfileDetails, NewProfileDto } from './dto/new-profile.dto';
 import { ProfileDto } from './dto/profile.dto';
 import { ListProfilesQueryDto } from './dto/profile-queries.dto';
-import { HistoryEntry, ProfileDetails, ProfileMetadata } from './profile.entity';
-import { PROFILE_LIMITS } from './profile.limits';
+import { Profile, ProfileDetails, ProfileMetadata } from './profile.entity';
+import { PROFILE_LIMITS } from '../domain/profile.limits';
 import { ProfileNotFoundException } from './profiles.errors';
-import { NewProfileRow, ProfileRow, ProfilesRepository } from './profiles.repository';
+import { ProfilesRepository } from './profiles.repository';
 import { foldMean } from './sentiment';
 import { transaction } from '../database/transaction';
 
@@ -38,15 +38,15 @@ export const EMPTY_METADATA: ProfileMetadata = { source: null, acquired_date: nu
 export const EMPTY_DETAILS: ProfileDetails = { occupation: null, location: null, background: null, productAlignment: null, key_values: [], interests: [] };
 
 /** A profile as the API shows it, with the products the caller may see. */
-export function profileDtoOf(r: ProfileRow, productIDs: string[]): ProfileDto {
+export function profileDtoOf(r: Profile, productIDs: string[]): ProfileDto {
   return {
     profileID: r.profileID,
     productIDs,
     firstName: r.firstName,
     lastName: r.lastName,
-    metadata: { ...EMPTY_METADATA, ...(r.metadata === null ? null : (JSON.parse(r.metadata) as ProfileMetadata)) },
-    details: { ...EMPTY_DETAILS, ...(r.details === null ? null : (JSON.parse(r.details) as ProfileDetails)) },
-    history: JSON.parse(r.history) as HistoryEntry[],
+    metadata: { ...EMPTY_METADATA, ...r.metadata },
+    details: { ...EMPTY_DETAILS, ...r.details },
+    history: r.history,
   };
 }
 
@@ -87,7 +87,7 @@ export class ProfilesService {
     if (ownerKey === null || email === null) return null;
     const scores = c.scores.filter((score) => score !== null);
     const at = c.completedOn.toISOString();
-    const found = await this.profiles.lockMatching(db, ownerKey, email);
+    const found = await this.profiles.findMatching(db, ownerKey, email, { lock: true });
     if (!found) {
       const { first, rest } = splitName(c.person.name);
       const sentiment = foldMean(null, 0, scores);
@@ -105,11 +105,11 @@ export class ProfilesService {
         c.completedOn,
       );
     }
-    const history = JSON.parse(found.history) as HistoryEntry[];
+    const history = found.history;
     if (history.some((h) => h.type === 'invite' && h.id === c.linkID)) return found.profileID;
-    const metadata: ProfileMetadata = { ...EMPTY_METADATA, ...(JSON.parse(found.metadata ?? 'null') as ProfileMetadata | null) };
-    const details: ProfileDetails = { ...EMPTY_DETAILS, ...(JSON.parse(found.details ?? 'null') as ProfileDetails | null) };
-    const sentiment = foldMean(metadata.sentiment, Number(found.sentimentTurns), scores);
+    const metadata: ProfileMetadata = { ...EMPTY_METADATA, ...found.metadata };
+    const details: ProfileDetails = { ...EMPTY_DETAILS, ...found.details };
+    const sentiment = foldMean(metadata.sentiment, found.sentimentTurns, scores);
     const next = {
       metadata: { ...metadata, last_interviewed: at, interview_count: (metadata.interview_count ?? 0) + 1, sentiment: sentiment.mean },
       details: {
@@ -130,7 +130,7 @@ export class ProfilesService {
     return found.profileID;
   }
 
-  private async insert(db: EntityManager, input: NewProfileDto, matching: Pick<NewProfileRow, 'ownerKey' | 'email' | 'sentimentTurns'>, now = new Date()): Promise<string> {
+  private async insert(db: EntityManager, input: NewProfileDto, matching: Pick<Profile, 'ownerKey' | 'email' | 'sentimentTurns'>, now = new Date()): Promise<string> {
     const p = validateInput(NewProfileDto, input);
     const profileID = uuidv7();
     const metadata = { ...EMPTY_METADATA, ...p.metadata };
@@ -139,7 +139,7 @@ export class ProfilesService {
       const value = metadata[key];
       if (value) metadata[key] = new Date(value).toISOString();
     }
-    const row: NewProfileRow = {
+    const row: Profile = {
       profileID,
       firstName: p.firstName ?? null,
       lastName: p.lastName ?? null,

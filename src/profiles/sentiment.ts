@@ -1,4 +1,4 @@
-import { baseLanguage } from '../reports/analysis/stopwords';
+import { baseLanguage } from '../languages/languages';
 import { lexiconFor, valenceOf, type Lexicon } from './sentiment-lexicons';
 
 /** How answerSentiment scores, named in reports and stored with each score (see TurnMeta.sentimentMethod). */

@@ -10,6 +10,34 @@ import { RecruitmentService } from './recruitment.service';
 const INTERVIEW_ID = '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90';
 const NOT_FOUND = errorCase(404, `interview "${INTERVIEW_ID}" not found`);
 
+/** The documented setRecruitment of a Prolific study; the e2e suites recruit with its screener question. */
+export const PROLIFIC_EXAMPLE = {
+  interviewID: INTERVIEW_ID,
+  open: true,
+  participantParam: 'PROLIFIC_PID',
+  passthrough: ['STUDY_ID', 'SESSION_ID'],
+  limit: 200,
+  screener: [
+    {
+      screenerID: 'frequency',
+      question: 'How often do you order meal kits?',
+      multiple: false,
+      options: [
+        { option: 'Weekly', qualifies: true },
+        { option: 'Monthly', qualifies: true },
+        { option: 'Never', qualifies: false },
+      ],
+    },
+  ],
+  quotas: [{ quotaID: 'weekly', screenerID: 'frequency', options: ['Weekly'], max: 100 }],
+  redirects: {
+    completed: 'https://app.prolific.com/submissions/complete?cc=C1A2B3C4',
+    screenout: 'https://app.prolific.com/submissions/complete?cc=SCREEN01',
+    overquota: 'https://app.prolific.com/submissions/complete?cc=FULL0001',
+    quality: 'https://app.prolific.com/submissions/complete?cc=QUAL0001',
+  },
+};
+
 /** An interview's recruitment through panels (routes under /v1/interviews). */
 @ApiTags('interviews')
 @ApiBearerAuth()
@@ -36,32 +64,7 @@ export class RecruitmentController {
     examples: {
       prolific: {
         summary: 'Prolific, a screener and a quota',
-        value: {
-          interviewID: INTERVIEW_ID,
-          open: true,
-          participantParam: 'PROLIFIC_PID',
-          passthrough: ['STUDY_ID', 'SESSION_ID'],
-          limit: 200,
-          screener: [
-            {
-              screenerID: 'frequency',
-              question: 'How often do you order meal kits?',
-              multiple: false,
-              options: [
-                { option: 'Weekly', qualifies: true },
-                { option: 'Monthly', qualifies: true },
-                { option: 'Never', qualifies: false },
-              ],
-            },
-          ],
-          quotas: [{ quotaID: 'weekly', screenerID: 'frequency', options: ['Weekly'], max: 100 }],
-          redirects: {
-            completed: 'https://app.prolific.com/submissions/complete?cc=C1A2B3C4',
-            screenout: 'https://app.prolific.com/submissions/complete?cc=SCREEN01',
-            overquota: 'https://app.prolific.com/submissions/complete?cc=FULL0001',
-            quality: 'https://app.prolific.com/submissions/complete?cc=QUAL0001',
-          },
-        },
+        value: PROLIFIC_EXAMPLE,
       },
       cint: {
         summary: 'A Cint/Lucid-style panel (RID)',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { FOR_UPDATE, FOR_UPDATE_SQL } from '../database/column-types';
+import { FOR_UPDATE } from '../database/column-types';
 import { Recruitment } from './recruitment.entity';
 
 /** What the open link needs beside the recruitment: the interview's and product's public face, and the invite's owner. */
@@ -26,16 +26,29 @@ export class RecruitmentRepository {
     return db.getRepository(Recruitment).findOneBy({ interviewID });
   }
 
-  /** The recruitment behind an open link, with its interview and product. */
+  /** The recruitment behind an open link, with its interview and product, in one query. */
   async findOpen(openID: string): Promise<OpenStudy | undefined> {
-    const recruitment = await this.dataSource.getRepository(Recruitment).findOneBy({ openID });
-    if (!recruitment) return undefined;
-    const [row] = await this.dataSource.query<Omit<OpenStudy, 'recruitment'>[]>(
-      'SELECT iv.product_id AS productID, p.org_id AS orgID, iv.name AS interviewName, iv.public_title AS publicTitle, iv.language AS interviewLanguage, ' +
-        'p.name AS productName, p.image_link AS productImage FROM interviews iv INNER JOIN products p ON p.id = iv.product_id WHERE iv.id = ?',
-      [recruitment.interviewID],
-    );
-    return row && { recruitment, ...row };
+    const found = await this.dataSource
+      .getRepository(Recruitment)
+      .createQueryBuilder('r')
+      .innerJoin('r.interview', 'iv')
+      .innerJoin('iv.product', 'p')
+      .addSelect(['iv.interviewID', 'iv.productID', 'iv.interviewName', 'iv.publicTitle', 'iv.language', 'p.productID', 'p.orgID', 'p.name', 'p.imageLink'])
+      .where('r.openID = :openID', { openID })
+      .getOne();
+    if (!found) return undefined;
+    const { interview, ...recruitment } = found;
+    const product = interview!.product!;
+    return {
+      recruitment,
+      productID: product.productID,
+      orgID: product.orgID,
+      interviewName: interview!.interviewName,
+      publicTitle: interview!.publicTitle,
+      interviewLanguage: interview!.language,
+      productName: product.name,
+      productImage: product.imageLink,
+    };
   }
 
   /** Replaces the settings; the openID given is only written when the row is new (it stays the same across updates). */
@@ -54,7 +67,6 @@ export class RecruitmentRepository {
    * in every process.
    */
   async lock(db: EntityManager, interviewID: string): Promise<boolean> {
-    const rows = await db.query<unknown[]>(`SELECT interview_id FROM recruitments WHERE interview_id = ?${FOR_UPDATE_SQL}`, [interviewID]);
-    return rows.length > 0;
+    return (await db.getRepository(Recruitment).findOne({ select: { interviewID: true }, where: { interviewID }, ...FOR_UPDATE })) !== null;
   }
 }

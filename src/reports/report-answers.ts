@@ -1,4 +1,4 @@
-import { chunkOf } from '../answers/answer-chunks';
+import { chunkOf } from '../invites/answer-chunks';
 import type { AnswerSourceRow } from '../invites/invites.repository';
 import type { AnalysisAnswer, AnalysisResult, AnswerCode, Quote, ReportResult } from './analysis/analysis.types';
 import { isVerbatimQuote } from './analysis/quotes';

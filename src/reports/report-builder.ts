@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ANSWER_SOURCES_PER_READ } from '../answers/answer-chunks';
+import { ANSWER_SOURCES_PER_READ } from '../invites/answer-chunks';
 import { CodebooksService } from '../codebooks/codebooks.service';
 import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';

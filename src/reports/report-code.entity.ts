@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, jsonText } from '../database/column-types';
-import { INVITE_LIMITS } from '../invites/invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 import { Report } from './report.entity';
 
 /**

@@ -1,4 +1,4 @@
-import { INTERVIEW_LIMITS } from '../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../domain/interview.limits';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';

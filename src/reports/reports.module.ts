@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { CodebooksModule } from '../codebooks/codebooks.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -7,6 +8,8 @@ import { InterviewsModule } from '../interviews/interviews.module';
 import { InvitesModule } from '../invites/invites.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
+import { ReportCode } from './report-code.entity';
+import { Report, ReportShare } from './report.entity';
 import { OfflineAnalysisRunner } from './analysis/offline-analysis-runner';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
@@ -30,7 +33,7 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
  * page brings what it needs from the HTTP pipeline itself: its headers, its rate limit and its error page.
  */
 @Module({
-  imports: [CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Report, ReportShare, ReportCode]), CodebooksModule, IdempotencyModule, InterviewsModule, InvitesModule, InterviewersModule, RateLimitModule, WebhookOutboxModule],
   controllers: [ReportsController, ReportPageController],
   providers: [
     ReportsService,

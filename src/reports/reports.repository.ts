@@ -1,38 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { In, Not, IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { Brackets, In, Not, IsNull, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Owned } from '../access/access-rule';
-import { KeysetList, SqlWhere } from '../common/keyset';
-import { FOR_UPDATE, FOR_UPDATE_SKIP_LOCKED_SQL, affectedRows, rawDate, sqlDate } from '../database/column-types';
+import { BuilderKeysetList } from '../common/keyset';
+import { FOR_UPDATE, forUpdate, sqlDate } from '../database/column-types';
+import type { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
-import type { InviteStatus } from '../invites/invite-status';
+import type { InviteStatus } from '../domain/invite-status';
 import { IN_CHUNK } from '../common/limits';
-import { Report } from './report.entity';
+import type { Product } from '../products/product.entity';
+import { Report, ReportShare } from './report.entity';
 import { transaction } from '../database/transaction';
 import type { ReportStatus } from './reports.limits';
 
-/** A report as the SQL reads it (its product is its interview's): JSON still as text, times as the driver gives them. */
-export interface ReportRow {
-  reportID: string;
-  interviewID: string;
-  productID: string;
-  analyst: string | null;
-  maxThemes: number;
-  includeFlagged: boolean | number;
-  language: string | null;
-  status: ReportStatus;
-  progressDone: number;
-  progressTotal: number;
-  asOf: Date | string | null;
-  createdAt: Date | string;
-  completedOn: Date | string | null;
-  error: string | null;
-  result: string | null;
-}
+/** A report with its interview's product (the interview's `productID` is read with it). */
+export type ReportWithProduct = Report & { interview: Pick<Interview, 'interviewID' | 'productID'> };
 
 /** A report with its product's owners, which decide who may see it. */
 export interface OwnedReport {
-  report: ReportRow;
+  report: ReportWithProduct;
   owner: Owned;
 }
 
@@ -63,22 +50,9 @@ export interface ReportOutcome {
 }
 
 /** What a shared page shows: the report, its interview's and product's names, and the link's end. */
-export interface SharedReportRow {
-  reportID: string;
-  analyst: string | null;
-  createdAt: Date | string;
-  completedOn: Date | string;
-  asOf: Date | string;
-  result: string;
-  interviewName: string;
-  productName: string;
-  expiresOn: Date | string;
-}
-
-const COLUMNS =
-  'r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.analyst AS analyst, r.max_themes AS maxThemes, r.include_flagged AS includeFlagged, r.language AS language, r.status AS status, ' +
-  'r.progress_done AS progressDone, r.progress_total AS progressTotal, r.as_of AS asOf, r.created_at AS createdAt, ' +
-  'r.completed_on AS completedOn, r.error AS error, r.result AS result';
+export type SharedReport = ReportShare & {
+  report: Report & { completedOn: Date; asOf: Date; result: string; interview: Pick<Interview, 'interviewID' | 'interviewName'> & { product: Pick<Product, 'productID' | 'name'> } };
+};
 
 /** What a report counts of its interview's invites as of its asOf: their status then, and durations. */
 export interface InviteFigures {
@@ -105,40 +79,43 @@ export class ReportsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(report: { reportID: string; interviewID: string; analyst: string | null; maxThemes: number; language: string | null; includeFlagged: boolean }, now: Date): Promise<void> {
-    const at = sqlDate(now);
-    await this.dataSource.query(
-      "INSERT INTO reports (id, interview_id, analyst, max_themes, language, include_flagged, status, progress_done, progress_total, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, 0, 0, ?, ?)",
-      [report.reportID, report.interviewID, report.analyst, report.maxThemes, report.language, report.includeFlagged ? 1 : 0, at, at],
-    );
+    await this.dataSource.getRepository(Report).insert({ ...report, status: 'queued', progressDone: 0, progressTotal: 0, attempts: 0, createdAt: now, updatedAt: now });
+  }
+
+  /** Reports with their interview's product (and, with `owners`, the product's owners). */
+  private withProduct(db: EntityManager, owners = false): SelectQueryBuilder<Report> {
+    const query = db.getRepository(Report).createQueryBuilder('r').innerJoin('r.interview', 'iv').addSelect(['iv.interviewID', 'iv.productID']);
+    return owners ? query.innerJoin('iv.product', 'p').addSelect(['p.productID', 'p.orgID', 'p.userID']) : query;
   }
 
   /** The report with its interview's product's owners. */
   async findOwned(reportID: string): Promise<OwnedReport | undefined> {
-    const [row] = await this.dataSource.query<(ReportRow & { ownerOrgID: string | null; ownerUserID: string | null })[]>(
-      `SELECT ${COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM reports r ` +
-        'INNER JOIN interviews iv ON iv.id = r.interview_id INNER JOIN products p ON p.id = iv.product_id WHERE r.id = ?',
-      [reportID],
-    );
-    if (!row) return undefined;
-    const { ownerOrgID, ownerUserID, ...report } = row;
-    return { report, owner: { orgID: ownerOrgID, userID: ownerUserID } };
+    const report = await this.withProduct(this.dataSource.manager, true).where('r.reportID = :reportID', { reportID }).getOne();
+    if (!report) return undefined;
+    const { product, ...interview } = report.interview as Interview & { product: Product };
+    return { report: Object.assign(report, { interview }), owner: { orgID: product.orgID, userID: product.userID } };
   }
 
   /** An interview's reports, in the lists' order. */
-  list(interviewID: string): KeysetList<ReportRow> {
-    return new KeysetList<ReportRow>({
-      query: (sql, params) => this.dataSource.query(sql, params),
-      columns: COLUMNS,
-      from: 'reports r INNER JOIN interviews iv ON iv.id = r.interview_id',
-      where: new SqlWhere().and('r.interview_id = ?', interviewID),
-      keys: { created: 'r.created_at', id: 'r.id' },
-      idOf: (r) => r.reportID,
+  list(interviewID: string): BuilderKeysetList<ReportWithProduct, Report> {
+    return new BuilderKeysetList<ReportWithProduct, Report>({
+      query: () => this.withProduct(this.dataSource.manager).where('r.interviewID = :interviewID', { interviewID }),
+      keys: { created: 'r.createdAt', id: 'r.reportID' },
+      keyOf: (r) => ({ createdAt: r.createdAt, id: r.reportID }),
+      read: (query) => query.getMany() as Promise<ReportWithProduct[]>,
     });
   }
 
   /** How many reports are in each status (all instances): the queue, for the metrics. */
   async countByStatus(): Promise<{ status: string; count: number }[]> {
-    const rows = await this.dataSource.query<{ status: string; n: number | string }[]>('SELECT status, COUNT(*) AS n FROM reports GROUP BY status');
+    const rows = await this.dataSource
+      .getRepository(Report)
+      .createQueryBuilder('r')
+      .select('r.status', 'status')
+      .addSelect('COUNT(*)', 'n')
+      .groupBy('r.status')
+      .getRawMany<{ status: string; n: number | string }>();
+    // COUNT(*) comes back as a number from SQLite and as a string (a BIGINT) from mysql2.
     return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
   }
 
@@ -148,98 +125,75 @@ export class ReportsRepository {
    */
   async claim(token: string, now: Date, leaseEnds: Date): Promise<ClaimedReport | undefined> {
     return transaction(this.dataSource, async (db) => {
-      const [due] = await db.query<{ reportID: string; interviewID: string; analyst: string | null; maxThemes: number | string; language: string | null; includeFlagged: boolean | number; attempts: number | string }[]>(
-        "SELECT id AS reportID, interview_id AS interviewID, analyst, max_themes AS maxThemes, language, include_flagged AS includeFlagged, attempts FROM reports WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until <= ?) " +
-          `ORDER BY created_at, id LIMIT 1${FOR_UPDATE_SKIP_LOCKED_SQL}`,
-        [sqlDate(now)],
-      );
+      const due = await forUpdate(
+        db
+          .getRepository(Report)
+          .createQueryBuilder('r')
+          .select(['r.reportID', 'r.interviewID', 'r.analyst', 'r.maxThemes', 'r.language', 'r.includeFlagged', 'r.attempts'])
+          .where("r.status IN ('queued', 'running')")
+          .andWhere(new Brackets((lease) => lease.where('r.leaseUntil IS NULL').orWhere('r.leaseUntil <= :now', { now })))
+          .orderBy('r.createdAt', 'ASC')
+          .addOrderBy('r.reportID', 'ASC')
+          .limit(1),
+        { skipLocked: true },
+      ).getOne();
       if (!due) return undefined;
-      await db.query("UPDATE reports SET status = 'running', claim_token = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?", [
-        token,
-        sqlDate(leaseEnds),
-        sqlDate(now),
-        due.reportID,
-      ]);
-      return {
-        reportID: due.reportID,
-        interviewID: due.interviewID,
-        analyst: due.analyst,
-        maxThemes: Number(due.maxThemes),
-        language: due.language,
-        includeFlagged: Boolean(Number(due.includeFlagged)),
-        claimToken: token,
-        attempts: Number(due.attempts) + 1,
-      };
+      await db.getRepository(Report).update({ reportID: due.reportID }, { status: 'running', claimToken: token, leaseUntil: leaseEnds, attempts: () => 'attempts + 1', updatedAt: now });
+      const { reportID, interviewID, analyst, maxThemes, language, includeFlagged } = due;
+      return { reportID, interviewID, analyst, maxThemes, language, includeFlagged, claimToken: token, attempts: due.attempts + 1 };
     });
   }
 
   /** Renews a claim and records the progress; false when the claim no longer holds. */
   async renew(claim: Pick<ClaimedReport, 'reportID' | 'claimToken'>, leaseEnds: Date, progress: { done: number; total: number; asOf?: Date }, now: Date): Promise<boolean> {
-    const asOf = progress.asOf ? ', as_of = ?' : '';
-    return (
-      (await affectedRows(
-        this.dataSource.manager,
-        `UPDATE reports SET lease_until = ?, progress_done = ?, progress_total = ?${asOf}, updated_at = ? WHERE id = ? AND claim_token = ?`,
-        [sqlDate(leaseEnds), progress.done, progress.total, ...(progress.asOf ? [sqlDate(progress.asOf)] : []), sqlDate(now), claim.reportID, claim.claimToken],
-      )) > 0
-    );
+    const changes: QueryDeepPartialEntity<Report> = { leaseUntil: leaseEnds, progressDone: progress.done, progressTotal: progress.total, updatedAt: now };
+    if (progress.asOf) changes.asOf = progress.asOf;
+    return ((await this.dataSource.getRepository(Report).update({ reportID: claim.reportID, claimToken: claim.claimToken }, changes)).affected ?? 0) > 0;
   }
 
   /** Records the run's outcome while the claim holds, in the caller's transaction; false when it no longer does. */
   async finish(db: EntityManager, claim: Pick<ClaimedReport, 'reportID' | 'claimToken'>, outcome: ReportOutcome, now: Date): Promise<boolean> {
-    return (
-      (await affectedRows(
-        db,
-        'UPDATE reports SET status = ?, result = ?, error = ?, completed_on = ?, progress_done = ?, progress_total = ?, claim_token = NULL, lease_until = NULL, ' +
-          'updated_at = ? WHERE id = ? AND claim_token = ?',
-        [outcome.status, outcome.result, outcome.error, sqlDate(now), ...finalProgress(outcome), sqlDate(now), claim.reportID, claim.claimToken],
-      )) > 0
-    );
+    const [progressDone, progressTotal] = finalProgress(outcome);
+    const changes = { status: outcome.status, result: outcome.result, error: outcome.error, completedOn: now, progressDone, progressTotal, claimToken: null, leaseUntil: null, updatedAt: now };
+    return ((await db.getRepository(Report).update({ reportID: claim.reportID, claimToken: claim.claimToken }, changes)).affected ?? 0) > 0;
   }
 
   /** Hands a claimed report back (this instance is stopping): queued again at once, the run not counted. */
   async release(claim: Pick<ClaimedReport, 'reportID' | 'claimToken'>, now: Date): Promise<void> {
-    await this.dataSource.query(
-      "UPDATE reports SET status = 'queued', claim_token = NULL, lease_until = NULL, attempts = attempts - 1, progress_done = 0, updated_at = ? WHERE id = ? AND claim_token = ?",
-      [sqlDate(now), claim.reportID, claim.claimToken],
-    );
+    await this.dataSource
+      .getRepository(Report)
+      .update({ reportID: claim.reportID, claimToken: claim.claimToken }, { status: 'queued', claimToken: null, leaseUntil: null, attempts: () => 'attempts - 1', progressDone: 0, updatedAt: now });
   }
 
   /** What report.completed says, and who owns its product (which webhook endpoints may hear of it). */
   async eventRow(db: EntityManager, reportID: string): Promise<{ reportID: string; interviewID: string; productID: string; status: ReportStatus; owner: Owned } | undefined> {
-    const [row] = await db.query<{ reportID: string; interviewID: string; productID: string; status: ReportStatus; ownerOrgID: string | null; ownerUserID: string | null }[]>(
-      'SELECT r.id AS reportID, r.interview_id AS interviewID, iv.product_id AS productID, r.status AS status, p.org_id AS ownerOrgID, p.user_id AS ownerUserID ' +
-        'FROM reports r INNER JOIN interviews iv ON iv.id = r.interview_id INNER JOIN products p ON p.id = iv.product_id WHERE r.id = ?',
-      [reportID],
-    );
-    if (!row) return undefined;
-    const { ownerOrgID, ownerUserID, ...event } = row;
-    return { ...event, owner: { orgID: ownerOrgID, userID: ownerUserID } };
+    const report = await this.withProduct(db, true).select(['r.reportID', 'r.interviewID', 'r.status', 'iv.interviewID', 'iv.productID', 'p.productID', 'p.orgID', 'p.userID']).where('r.reportID = :reportID', { reportID }).getOne();
+    if (!report) return undefined;
+    const { productID, product } = report.interview as Interview & { product: Product };
+    return { reportID: report.reportID, interviewID: report.interviewID, productID, status: report.status, owner: { orgID: product.orgID, userID: product.userID } };
   }
 
   async insertShare(share: { shareID: string; reportID: string; expiresOn: Date }, now: Date): Promise<void> {
-    await this.dataSource.query('INSERT INTO report_shares (id, report_id, created_at, expires_on) VALUES (?, ?, ?, ?)', [
-      share.shareID,
-      share.reportID,
-      sqlDate(now),
-      sqlDate(share.expiresOn),
-    ]);
+    await this.dataSource.getRepository(ReportShare).insert({ ...share, createdAt: now });
   }
 
   /** Ends every share link of the report; answers how many there were. */
   async deleteShares(reportID: string): Promise<number> {
-    return affectedRows(this.dataSource.manager, 'DELETE FROM report_shares WHERE report_id = ?', [reportID]);
+    return (await this.dataSource.getRepository(ReportShare).delete({ reportID })).affected ?? 0;
   }
 
   /** The shared report behind a link that has not expired (its report completed). */
-  async findShared(shareID: string, now: Date): Promise<SharedReportRow | undefined> {
-    const [row] = await this.dataSource.query<SharedReportRow[]>(
-      'SELECT r.id AS reportID, r.analyst AS analyst, r.created_at AS createdAt, r.completed_on AS completedOn, r.as_of AS asOf, r.result AS result, ' +
-        'iv.name AS interviewName, p.name AS productName, s.expires_on AS expiresOn FROM report_shares s INNER JOIN reports r ON r.id = s.report_id ' +
-        "INNER JOIN interviews iv ON iv.id = r.interview_id INNER JOIN products p ON p.id = iv.product_id WHERE s.id = ? AND s.expires_on > ? AND r.status = 'completed'",
-      [shareID, sqlDate(now)],
-    );
-    return row;
+  async findShared(shareID: string, now: Date): Promise<SharedReport | undefined> {
+    const share = await this.dataSource
+      .getRepository(ReportShare)
+      .createQueryBuilder('s')
+      .innerJoin('s.report', 'r')
+      .innerJoin('r.interview', 'iv')
+      .innerJoin('iv.product', 'p')
+      .select(['s.shareID', 's.reportID', 's.expiresOn', 'r.reportID', 'r.analyst', 'r.createdAt', 'r.completedOn', 'r.asOf', 'r.result', 'iv.interviewID', 'iv.interviewName', 'p.productID', 'p.name'])
+      .where("s.shareID = :shareID AND s.expiresOn > :now AND r.status = 'completed'", { shareID, now })
+      .getOne();
+    return (share as SharedReport | null) ?? undefined;
   }
 
   /**
@@ -273,11 +227,10 @@ export class ReportsRepository {
       figures.flagged += Number(row.flagged ?? 0);
     }
     const completed = await base()
-      .select('i.started_on', 'startedOn')
-      .addSelect('i.completed_on', 'completedOn')
+      .select(['i.linkID', 'i.startedOn', 'i.completedOn'])
       .andWhere("i.status = 'completed' AND i.completed_on <= :at AND i.started_on IS NOT NULL AND i.answer_count > 0")
-      .getRawMany<{ startedOn: Date | string; completedOn: Date | string }>();
-    figures.durations = completed.map((r) => (rawDate(r.completedOn).getTime() - rawDate(r.startedOn).getTime()) / 1000);
+      .getMany();
+    figures.durations = completed.map((i) => (i.completedOn!.getTime() - i.startedOn!.getTime()) / 1000);
     return figures;
   }
 

@@ -6,7 +6,6 @@ import { AccessService } from '../access/access.service';
 import type { Principal } from '../auth/principal';
 import { newUrlSecret, uuidv7 } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
-import { rawDate } from '../database/column-types';
 import { CodebooksService } from '../codebooks/codebooks.service';
 import { CODEBOOK_LIMITS } from '../codebooks/codebook.limits';
 import type { CodebookDto } from '../codebooks/dto/codebook.dto';
@@ -23,7 +22,7 @@ import { REPORT_WORKER } from './report-worker';
 import { reportsConfig } from './reports.config';
 import { ReportNotCompletedException, ReportNotFoundException } from './reports.errors';
 import { REPORT_LIMITS } from './reports.limits';
-import { OwnedReport, ReportRow, ReportsRepository, SharedReportRow } from './reports.repository';
+import { OwnedReport, ReportsRepository, type ReportWithProduct, type SharedReport } from './reports.repository';
 import type { SharedReportView } from './share/report-page';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,20 +41,20 @@ function uniqueLabels<T extends { theme: string }>(themes: readonly T[]): T[] {
 }
 
 /** A report as the API shows it. */
-export function reportDtoOf(r: ReportRow): ReportDto {
+export function reportDtoOf(r: ReportWithProduct): ReportDto {
   return {
     reportID: r.reportID,
     interviewID: r.interviewID,
-    productID: r.productID,
+    productID: r.interview.productID,
     analyst: r.analyst,
-    maxThemes: Number(r.maxThemes),
-    includeFlagged: Boolean(Number(r.includeFlagged)),
+    maxThemes: r.maxThemes,
+    includeFlagged: r.includeFlagged,
     language: r.language,
     status: r.status,
-    progress: { done: Number(r.progressDone), total: Number(r.progressTotal) },
-    asOf: r.asOf === null ? null : rawDate(r.asOf).toISOString(),
-    created_on: rawDate(r.createdAt).toISOString(),
-    completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
+    progress: { done: r.progressDone, total: r.progressTotal },
+    asOf: r.asOf?.toISOString() ?? null,
+    created_on: r.createdAt.toISOString(),
+    completed_on: r.completedOn?.toISOString() ?? null,
     error: r.error,
     result: r.result === null ? null : currentShape(JSON.parse(r.result) as StoredResult),
   };
@@ -74,16 +73,17 @@ function clipped(text: string, max: number): string {
   return cut;
 }
 
-function sharedOf(r: SharedReportRow): Omit<SharedReportView, 'answersOf'> {
+function sharedOf(share: SharedReport): Omit<SharedReportView, 'answersOf'> {
+  const { report } = share;
   return {
-    productName: r.productName,
-    interviewName: r.interviewName,
-    analyst: r.analyst,
-    createdOn: rawDate(r.createdAt),
-    completedOn: rawDate(r.completedOn),
-    asOf: rawDate(r.asOf),
-    expiresOn: rawDate(r.expiresOn),
-    result: currentShape(JSON.parse(r.result) as StoredResult),
+    productName: report.interview.product.name,
+    interviewName: report.interview.interviewName,
+    analyst: report.analyst,
+    createdOn: report.createdAt,
+    completedOn: report.completedOn,
+    asOf: report.asOf,
+    expiresOn: share.expiresOn,
+    result: currentShape(JSON.parse(report.result) as StoredResult),
   };
 }
 

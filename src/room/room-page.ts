@@ -1,6 +1,6 @@
 import { escapeHtml } from '../common/html';
 import type { ConversationTurn } from '../invites/invite.entity';
-import type { InviteStatus } from '../invites/invite-status';
+import type { InviteStatus } from '../domain/invite-status';
 import { directionOf } from '../languages/languages';
 import { messagesWithPrefix, translate } from '../languages/messages';
 import type { SessionDto } from './dto/session.dto';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Injectable, Param, PipeTransform, Post
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 import { ApiPublicErrors, ApiResult, errorCase } from '../common/api-responses';
-import { INVITE_LIMITS } from '../invites/invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 import { AUDIO_TYPES, VOICE_LIMITS } from '../voice/voice.limits';
 import type { Recording } from '../voice/voice.service';
 import { AudioBodyInterceptor } from './audio-body.interceptor';

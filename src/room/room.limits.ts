@@ -1,4 +1,4 @@
-import { INVITE_LIMITS } from '../invites/invite.limits';
+import { INVITE_LIMITS } from '../domain/invite.limits';
 
 /** Bounds of the interview room's requests (the interviewee's details are the invite's userInfo). */
 export const ROOM_LIMITS = {

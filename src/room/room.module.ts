@@ -4,6 +4,9 @@ import { jsonBody } from '../common/json-body';
 import { InterviewersModule } from '../interviewers/interviewers.module';
 import { InvitesModule } from '../invites/invites.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { OpenLinkController } from './open-link.controller';
+import { OpenLinkService } from './open-link.service';
+import { OpenRateLimitGuard } from './open-rate-limit.guard';
 import { RoomPageController } from './room-page.controller';
 import { RoomController } from './room.controller';
 import { ROOM_LIMITS } from './room.limits';
@@ -20,15 +23,17 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
 }
 
 /**
- * The interview room at /i/{linkID}: the page, its JSON API, and the service behind both. It brings
+ * The interview room at /i/{linkID}: the page, its JSON API, and the service behind both; and the open
+ * link /s/{openID} that a panel sends its participants to, a page of the room's kind with the room's
+ * per-address rate limit, on the recruitment's settings (RecruitmentModule). It brings
  * what it needs from the HTTP pipeline itself: its own body limit (16 KB: a form or one answer; a
  * voice answer's recording is read by RoomVoiceController's own interceptor), its headers, its rate
  * limits (RoomRateLimitGuard) and its error page (RoomPageFilter).
  */
 @Module({
   imports: [InvitesModule, InterviewersModule, RateLimitModule, VoiceModule, RecruitmentModule],
-  controllers: [RoomController, RoomVoiceController, RoomPageController],
-  providers: [RoomService],
+  controllers: [RoomController, RoomVoiceController, RoomPageController, OpenLinkController],
+  providers: [RoomService, OpenLinkService, OpenRateLimitGuard],
   exports: [RoomService],
 })
 export class RoomModule implements NestModule {

@@ -6,7 +6,7 @@ import { AgentTurn, InterviewBrief, InterviewerAgent } from '../interviewers/int
 import { redactPII } from '../redaction/redact-pii';
 import { InterviewersService } from '../interviewers/interviewers.service';
 import { InviteLifecycleService, NewTurn, RoomInvite, hasAnswers } from '../invites/invite-lifecycle.service';
-import { OPEN_STATUSES } from '../invites/invite-status';
+import { OPEN_STATUSES } from '../domain/invite-status';
 import { InviteChangedException, InviteExpiredException, InviteNotFoundException, InviteStateException } from '../invites/invites.errors';
 import { ReplyDto, StartInterviewDto } from './dto/room-input.dto';
 import { ProgressDto, ReplyResultDto, SessionDto } from './dto/session.dto';

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TokensService } from '../auth/tokens.service';
 import { uuidv7 } from '../common/ids';
-import { NewInterviewRow, InterviewsRepository } from '../interviews/interviews.repository';
+import { NewInterview, InterviewsRepository } from '../interviews/interviews.repository';
 import { BUILT_IN_INTERVIEWER } from '../interviewers/interviewer.limits';
 import { InviteLifecycleService } from '../invites/invite-lifecycle.service';
 import { InvitesService } from '../invites/invites.service';
-import { ProductRow, ProductsRepository } from '../products/products.repository';
+import type { Product } from '../products/product.entity';
+import { ProductsRepository } from '../products/products.repository';
 import { ProfilesService } from '../profiles/profiles.service';
 import { RoomService } from '../room/room.service';
 import { DemoRandom, demo } from './demo-data';
@@ -76,9 +77,9 @@ export class SeedService {
     const userIDs = Array.from({ length: o.users }, (_, i) => `${o.prefix}-user-${i + 1}`);
 
     progress.start(o.products, 'products');
-    const products: ProductRow[] = [];
+    const products: Omit<Product, 'updatedAt'>[] = [];
     for (let i = 0; i < o.products; i += 500) {
-      const batch: (ProductRow & { createdAt: Date })[] = [];
+      const batch: Omit<Product, 'updatedAt'>[] = [];
       for (let j = i; j < Math.min(o.products, i + 500); j++) {
         batch.push({
           productID: uuidv7(),
@@ -98,10 +99,10 @@ export class SeedService {
     }
     progress.stop();
 
-    const interviews: NewInterviewRow[] = [];
+    const interviews: NewInterview[] = [];
     progress.start(products.length * o.interviews, 'interviews');
     for (const product of products) {
-      const batch: NewInterviewRow[] = [];
+      const batch: NewInterview[] = [];
       for (let k = 0; k < o.interviews; k++) {
         batch.push({
           interviewID: uuidv7(),
@@ -149,7 +150,7 @@ export class SeedService {
     progress.stop();
 
     progress.start(products.length * o.profiles, 'imported profiles');
-    const byOrg = new Map<string | null, ProductRow[]>();
+    const byOrg = new Map<string | null, Omit<Product, 'updatedAt'>[]>();
     for (const p of products) byOrg.set(p.orgID, [...(byOrg.get(p.orgID) ?? []), p]);
     for (const product of products) {
       const sameOrg = byOrg.get(product.orgID) ?? [];

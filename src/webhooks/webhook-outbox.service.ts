@@ -5,7 +5,7 @@ import { Owned, canSee, endpointViewer } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
 import type { ErasureEventDataDto, InviteEventDataDto, ProfileEventDataDto, ReportEventDataDto } from './dto/webhook.dto';
 import { WebhookEventType } from './webhooks.limits';
-import { EndpointRow, NewDelivery, WebhooksRepository } from './webhooks.repository';
+import { FanOutEndpoint, NewDelivery, WebhooksRepository } from './webhooks.repository';
 import { outsideCaller } from '../common/background';
 
 /** A product an event is about, with the owners that decide which endpoints may hear of it. */
@@ -76,7 +76,7 @@ export class WebhookOutbox implements EntitySubscriberInterface {
       events.flatMap((e) => e.products),
     );
     if (endpoints.length === 0) return 0;
-    const wanted = new Map<EndpointRow, Set<string>>(endpoints.map((e) => [e, new Set<string>(e.events === null ? [] : (JSON.parse(e.events) as string[]))]));
+    const wanted = new Map<FanOutEndpoint, Set<string>>(endpoints.map((e) => [e, new Set<string>(e.events ?? [])]));
     const timestamp = at.toISOString();
     const rows: NewDelivery[] = [];
     for (const event of events) {
@@ -85,7 +85,7 @@ export class WebhookOutbox implements EntitySubscriberInterface {
         if (endpoint.events !== null && !types.has(event.type)) continue;
         const visible = event.products.filter((p) => canSee(endpointViewer(endpoint), p)).map((p) => p.productID);
         if (visible.length === 0) continue;
-        rows.push([uuidv7(), endpoint.webhookID, event.type, JSON.stringify({ type: event.type, timestamp, data: event.data(visible) })]);
+        rows.push({ deliveryID: uuidv7(), webhookID: endpoint.webhookID, type: event.type, payload: JSON.stringify({ type: event.type, timestamp, data: event.data(visible) }) });
       }
     }
     if (rows.length === 0) return 0;

@@ -9,7 +9,7 @@ import { signedHeaders } from './webhook-signing';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { webhooksConfig } from './webhooks.config';
 import { RELAY } from './webhooks.limits';
-import { ClaimedRow, WebhooksRepository } from './webhooks.repository';
+import { ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 import { transaction } from '../database/transaction';
 import { Metrics, WebhookAttemptResult } from '../metrics/metrics.service';
 import { inSpan } from '../common/spans';
@@ -52,7 +52,7 @@ export class WebhookRelay implements OnApplicationBootstrap {
       const { oldestDue } = await webhooks.dueBacklog(now);
       set(oldestDue ? Math.max(0, (now.getTime() - oldestDue.getTime()) / 1000) : 0);
     });
-    this.loop = background.leased<ClaimedRow>({
+    this.loop = background.leased<ClaimedDelivery>({
       name: WebhookRelay.name,
       everyMs: RELAY.pollMs,
       atStart: true,
@@ -89,7 +89,7 @@ export class WebhookRelay implements OnApplicationBootstrap {
   }
 
   /** One attempt of a claimed delivery, recorded (or handed back when shutdown stopped it). */
-  deliver(delivery: ClaimedRow, signal?: AbortSignal): Promise<void> {
+  deliver(delivery: ClaimedDelivery, signal?: AbortSignal): Promise<void> {
     // A root span of its own (the relay runs outside requests), the HTTP send its child; no URL, no payload.
     return inSpan('webhook.send', { 'irs.webhook.retry_step': delivery.retryStep }, async (span) => {
       const outcome = await this.attempt(delivery, signal);
@@ -97,7 +97,7 @@ export class WebhookRelay implements OnApplicationBootstrap {
     }, { root: true });
   }
 
-  private async attempt(delivery: ClaimedRow, signal?: AbortSignal): Promise<WebhookAttemptResult | 'handed-back' | 'endpoint-inactive'> {
+  private async attempt(delivery: ClaimedDelivery, signal?: AbortSignal): Promise<WebhookAttemptResult | 'handed-back' | 'endpoint-inactive'> {
     if (delivery.webhookStatus !== 'active') {
       await this.webhooks.settle(this.dataSource.manager, delivery, { status: 'failed', nextAttemptAt: null }, new Date());
       return 'endpoint-inactive';
@@ -117,7 +117,7 @@ export class WebhookRelay implements OnApplicationBootstrap {
    * pending deliveries fail; otherwise the next step of the retry schedule, or failed after the last.
    * Nothing is written when the claim no longer holds (its lease ran out, or the endpoint was deleted).
    */
-  async record(delivery: ClaimedRow, at: Date, outcome: SendOutcome): Promise<WebhookAttemptResult> {
+  async record(delivery: ClaimedDelivery, at: Date, outcome: SendOutcome): Promise<WebhookAttemptResult> {
     const code = outcome.statusCode;
     const delivered = code !== null && code >= 200 && code < 300;
     const gone = code === 410;

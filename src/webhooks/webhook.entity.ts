@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { COMMON_LIMITS } from '../common/limits';
-import { EXACT_TEXT, LONG_TEXT, TIMESTAMP } from '../database/column-types';
-import { DeliveryStatus, WEBHOOK_LIMITS, WebhookStatus } from './webhooks.limits';
+import { EXACT_TEXT, LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
+import { DeliveryStatus, WEBHOOK_LIMITS, WebhookEventType, WebhookStatus } from './webhooks.limits';
 
 /** A registered endpoint. Its owner (orgID/userID) decides which events it receives, as a token's would. */
 @Entity('webhooks')
@@ -14,9 +14,9 @@ export class WebhookEndpoint {
   @Column({ type: 'varchar', length: WEBHOOK_LIMITS.url })
   url: string;
 
-  /** JSON array of event types; null receives every type. */
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  events: string | null;
+  /** The event types it receives (a JSON array); null receives every type. */
+  @Column({ type: 'varchar', length: 255, nullable: true, transformer: jsonText })
+  events: WebhookEventType[] | null;
 
   @Column({ name: 'org_id', type: 'varchar', length: COMMON_LIMITS.ownerId, nullable: true, ...EXACT_TEXT })
   orgID: string | null;
@@ -65,7 +65,7 @@ export class WebhookDelivery {
   webhook?: WebhookEndpoint;
 
   @Column({ name: 'event_type', type: 'varchar', length: WEBHOOK_LIMITS.eventType })
-  type: string;
+  type: WebhookEventType;
 
   /** The exact body sent (and signed) on every attempt. */
   @Column({ type: LONG_TEXT })

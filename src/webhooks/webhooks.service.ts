@@ -5,7 +5,6 @@ import type { Principal } from '../auth/principal';
 import { MissingOneOfException } from '../common/errors';
 import { uuidv7 } from '../common/ids';
 import { ListAnswer, answerList } from '../common/keyset';
-import { rawDate } from '../database/column-types';
 import { CreateWebhookDto, DeleteWebhookDto, ListDeliveriesQueryDto, ListWebhooksQueryDto, RedeliverDto } from './dto/webhook-input.dto';
 import { AttemptDto, DeliveryDto, LastDeliveryDto, RedeliveryDto, WebhookCreatedDto, WebhookDeletedDto, WebhookDto } from './dto/webhook.dto';
 import { WebhookOutbox } from './webhook-outbox.service';
@@ -14,48 +13,48 @@ import { checkTarget } from './webhook-targets';
 import { webhooksConfig } from './webhooks.config';
 import { DeliveryInProgressException, DeliveryNotFoundException, WebhookDisabledException, WebhookNotFoundException, WebhookTargetRefusedException } from './webhooks.errors';
 import { WEBHOOK_EVENTS, WebhookEventType } from './webhooks.limits';
-import { AttemptRow, DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository';
+import type { WebhookAttempt } from './webhook.entity';
+import { DeliveryView, EndpointView, WebhooksRepository } from './webhooks.repository';
+
+type LastAttempt = Awaited<ReturnType<WebhooksRepository['attemptsById']>>[number];
 
 const OWNERS = ['orgID', 'userID'];
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : rawDate(value).toISOString());
-
 /** A stored events column as the API shows it: every type when null. */
-function eventsOf(stored: string | null): WebhookEventType[] {
-  return stored === null ? [...WEBHOOK_EVENTS] : (JSON.parse(stored) as WebhookEventType[]);
+const eventsOf = (stored: WebhookEventType[] | null): WebhookEventType[] => stored ?? [...WEBHOOK_EVENTS];
+
+function attemptDtoOf(a: WebhookAttempt): AttemptDto {
+  return { attempted_on: a.attemptedAt.toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs };
 }
 
-function attemptDtoOf(r: AttemptRow): AttemptDto {
-  return { attempted_on: iso(r.attemptedAt)!, statusCode: r.statusCode === null ? null : Number(r.statusCode), error: r.error, durationMs: Number(r.durationMs) };
-}
-
-function webhookDtoOf(r: WebhookRow, last: AttemptRow | undefined): WebhookDto {
-  const lastDelivery: LastDeliveryDto | null = last ? { deliveryID: last.deliveryID, type: last.type!, ...attemptDtoOf(last) } : null;
+function webhookDtoOf(w: EndpointView, last: LastAttempt | undefined): WebhookDto {
+  const lastDelivery: LastDeliveryDto | null = last ? { deliveryID: last.deliveryID, type: last.delivery.type, ...attemptDtoOf(last) } : null;
   return {
-    webhookID: r.webhookID,
-    url: r.url,
-    events: eventsOf(r.events),
-    orgID: r.orgID,
-    userID: r.userID,
-    status: r.status,
-    disabledReason: r.disabledReason,
-    disabled_on: iso(r.disabledAt),
-    created_on: iso(r.createdAt)!,
+    webhookID: w.webhookID,
+    url: w.url,
+    events: eventsOf(w.events),
+    orgID: w.orgID,
+    userID: w.userID,
+    status: w.status,
+    disabledReason: w.disabledReason,
+    disabled_on: w.disabledAt === null ? null : w.disabledAt.toISOString(),
+    created_on: w.createdAt.toISOString(),
     lastDelivery,
   };
 }
 
-function deliveryDtoOf(r: DeliveryRow, attempts: AttemptRow[]): DeliveryDto {
+function deliveryDtoOf(d: DeliveryView, attempts: WebhookAttempt[]): DeliveryDto {
   return {
-    deliveryID: r.deliveryID,
-    webhookID: r.webhookID,
-    type: r.type,
-    status: r.status,
-    created_on: iso(r.createdAt)!,
+    deliveryID: d.deliveryID,
+    webhookID: d.webhookID,
+    type: d.type,
+    status: d.status,
+    created_on: d.createdAt.toISOString(),
     // While a claim is out the row holds the lease's end, which is no one's business but the relay's.
-    next_attempt_on: r.status === 'pending' && r.claimToken === null ? iso(r.nextAttemptAt) : null,
+    next_attempt_on: d.status === 'pending' && d.claimToken === null && d.nextAttemptAt !== null ? d.nextAttemptAt.toISOString() : null,
     attempts: attempts.map(attemptDtoOf),
-    payload: JSON.parse(r.payload) as DeliveryDto['payload'],
+    // The body as it was sent and signed, stored as its exact text.
+    payload: JSON.parse(d.payload) as DeliveryDto['payload'],
   };
 }
 
@@ -102,7 +101,7 @@ export class WebhooksService {
   async deliveries(query: ListDeliveriesQueryDto, principal: Principal): Promise<ListAnswer<DeliveryDto>> {
     const webhook = await this.requireVisible(principal, query.webhookID);
     return answerList(query, this.webhooks.listDeliveries(webhook.webhookID), async (rows) => {
-      const attempts = new Map<string, AttemptRow[]>();
+      const attempts = new Map<string, WebhookAttempt[]>();
       for (const a of await this.webhooks.attemptsOf(rows.map((d) => d.deliveryID))) attempts.set(a.deliveryID, [...(attempts.get(a.deliveryID) ?? []), a]);
       return rows.map((d) => deliveryDtoOf(d, attempts.get(d.deliveryID) ?? []));
     });
@@ -122,14 +121,14 @@ export class WebhooksService {
   }
 
   /** The endpoint when the caller may see it: owned like a product, by its orgID and userID. */
-  private async requireVisible(principal: Principal, webhookID: string): Promise<WebhookRow> {
+  private async requireVisible(principal: Principal, webhookID: string): Promise<EndpointView> {
     return this.access.visible(principal, await this.webhooks.findEndpoint(webhookID), (w) => w, () => new WebhookNotFoundException(webhookID));
   }
 
   /** Each endpoint with its most recent attempt (one query for the page). */
-  private async withLastDelivery(rows: WebhookRow[]): Promise<WebhookDto[]> {
+  private async withLastDelivery(rows: EndpointView[]): Promise<WebhookDto[]> {
     const ids = rows.map((r) => r.lastAttemptID).filter((id): id is string => id !== null);
-    const last = new Map((await this.webhooks.attemptsById(ids)).map((a) => [a.attemptID!, a]));
+    const last = new Map((await this.webhooks.attemptsById(ids)).map((a) => [a.attemptID, a]));
     return rows.map((r) => webhookDtoOf(r, r.lastAttemptID === null ? undefined : last.get(r.lastAttemptID)));
   }
 }

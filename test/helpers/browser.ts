@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
+import { TestApp, adminToken, startApp } from './app';
 
 /** Debian's chromium package (browser downloads from npm do not work here); CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -99,6 +100,33 @@ export async function launchBrowser(screen: ScreenOptions = {}, args: string[] =
     await close();
     throw e;
   }
+}
+
+/**
+ * The preamble of a suite that meets the app in phone-sized browsers: the app listening on a port of its
+ * own (baseUrl, as a browser reaches it), an admin token, and `launch`, whose browsers are closed after
+ * the suite, before the app.
+ */
+export function useAppInBrowsers(bind: (app: { t: TestApp; admin: string; baseUrl: string; launch: (screen?: ScreenOptions) => Promise<Browser> }) => unknown): void {
+  let t: TestApp | undefined;
+  const browsers: Browser[] = [];
+  const launch = async (screen: ScreenOptions = {}): Promise<Browser> => {
+    const browser = await launchBrowser({ ...PHONE, ...screen });
+    browsers.push(browser);
+    return browser;
+  };
+
+  beforeAll(async () => {
+    t = await startApp();
+    await t.app.listen(0, '127.0.0.1');
+    const baseUrl = (await t.app.getUrl()).replace('[::1]', 'localhost');
+    await bind({ t, admin: await adminToken(t), baseUrl, launch });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const browser of browsers) await browser.close();
+    await t?.close();
+  });
 }
 
 /** Opens /docs and waits until Swagger UI has rendered the operations. */

@@ -1,4 +1,5 @@
 import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+import type { ProductDto } from '../../../src/products/dto/product.dto';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true };
 
@@ -76,16 +77,8 @@ export class ListInvitesQuery {
   productID?: string;
 }
 
-/** A product as the API shows it. */
-export interface ProductView {
-  productID: string;
-  name: string;
-  desc: string | null;
-  orgID: string | null;
-  userID: string | null;
-  url: string | null;
-  imageLink: string | null;
-}
+/** A product as the API shows it: the service's shape, so that both answer the same JSON. */
+export type ProductView = ProductDto;
 
 /** An invite as the API shows it. */
 export interface InviteView {

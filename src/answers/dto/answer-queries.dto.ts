@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalId, OptionalQueryInt, RequiredId } from '../../common/validation';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 
 const INTERVIEW_ID = 'The interview whose answers to return (404 when unknown or not visible). An interviewID from interviews/addOne or interviews/getList.';
 

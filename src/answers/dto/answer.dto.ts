@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { INVITE_STATUSES, InviteStatus } from '../../invites/invite-status';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INVITE_STATUSES, InviteStatus } from '../../domain/invite-status';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
+import { QUESTION_INDEX_OR_NULL } from '../../interviews/dto/interview.dto';
 
 /** One interviewee answer of an interview. */
 export class AnswerDto {
@@ -9,11 +10,7 @@ export class AnswerDto {
   linkID: string;
 
   @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    nullable: true,
-    minimum: 0,
-    maximum: INTERVIEW_LIMITS.guidelines,
+    ...QUESTION_INDEX_OR_NULL,
     example: 1,
     description: 'The question answered (0-based, as interviews/getQuestions lists them); null for the closing "anything else" and turns the interviewer did not attribute.',
   })

@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { IsCleanText, OptionalText, RequiredId, RequiredText } from '../../common/validation';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
+import { QUESTION_INDEX } from '../../interviews/dto/interview.dto';
 import type { CodebookQuestion, CodebookTheme } from '../../reports/analysis/analysis.types';
 import { CODEBOOK_LIMITS } from '../codebook.limits';
 
@@ -35,7 +36,7 @@ export class CodebookThemeDto {
 }
 
 export class CodebookQuestionDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INTERVIEW_LIMITS.guidelines, example: 1, description: 'The question, 0-based, as interviews/getQuestions lists it (another index: 400).' })
+  @ApiProperty({ ...QUESTION_INDEX, example: 1, description: 'The question, 0-based, as interviews/getQuestions lists it (another index: 400).' })
   @IsDefined({ message: '$property is required' })
   @Min(0, { message: `$property must be from 0 to ${INTERVIEW_LIMITS.guidelines}` })
   @Max(INTERVIEW_LIMITS.guidelines, { message: `$property must be from 0 to ${INTERVIEW_LIMITS.guidelines}` })
@@ -86,7 +87,7 @@ export class CodebookThemeViewDto implements CodebookTheme {
 }
 
 export class CodebookQuestionViewDto implements CodebookQuestion {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INTERVIEW_LIMITS.guidelines, example: 1 })
+  @ApiProperty({ ...QUESTION_INDEX, example: 1 })
   questionIndex: number;
 
   @ApiProperty({ type: [CodebookThemeViewDto], maxItems: CODEBOOK_LIMITS.themes })

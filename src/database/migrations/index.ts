@@ -12,7 +12,7 @@ import { VoiceInterviews1767300000000 } from './1767300000000-voice-interviews';
 import { InterviewTranslations1767400000000 } from './1767400000000-interview-translations';
 import { Recruitment1767500000000 } from './1767500000000-recruitment';
 
-/** Listed explicitly (no glob) so the same history loads under tsc, SWC and the TypeORM CLI. */
+/** Listed explicitly (no glob) for the app and the tests, under tsc and SWC alike; the TypeORM CLI finds the built files (ormconfig.ts). */
 export const migrations = [
   InitialSchema1763726400000,
   IdempotencyKeys1763740000000,

@@ -4,7 +4,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, regi
 import { IsCleanText, IsRedirectUrl, OptionalOwnerId, OptionalText, RequiredId, RequiredText } from '../../common/validation';
 import { INTERVIEW_LANGUAGES, LANGUAGE_TAGS, isLanguage } from '../../languages/languages';
 import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
-import { INTERVIEW_LIMITS } from '../interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 
 /** `auto` or a supported tag; null resets to `auto`. */
 function OptionalLanguage(): PropertyDecorator {

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { INTERVIEW_LANGUAGES } from '../../languages/languages';
 import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
-import { INTERVIEW_LIMITS } from '../interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 
 export class InterviewDto {
   @ApiProperty({ maxLength: COMMON_LIMITS.uuid, format: 'uuid', example: '019a8f80-5d6e-7f01-8a23-4b5c6d7e8f90' })
@@ -67,9 +67,14 @@ export class InterviewUpdatedDto extends InterviewIdResultDto {
   status: 'updated';
 }
 
+/** A question's index in an interview (0-based), as every resource that refers to one shows it. */
+export const QUESTION_INDEX = { type: 'integer' as const, format: 'int32', minimum: 0, maximum: INTERVIEW_LIMITS.guidelines };
+/** The same where an answer may be attributed to no question (null). */
+export const QUESTION_INDEX_OR_NULL = { type: 'integer' as const, format: 'int32', nullable: true, minimum: 0, maximum: INTERVIEW_LIMITS.guidelines };
+
 /** A question the built-in interviewer asks: the guidelines' questions, or its general set when they hold none. */
 export class QuestionDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, maximum: INTERVIEW_LIMITS.guidelines, example: 1, description: '0-based; answers and reports refer to questions by it.' })
+  @ApiProperty({ ...QUESTION_INDEX, example: 1, description: '0-based; answers and reports refer to questions by it.' })
   questionIndex: number;
 
   @ApiProperty({ maxLength: INTERVIEW_LIMITS.guidelines, example: 'What almost made you give up?', description: 'As the interviewer asks it: the guideline line without its list markers.' })

@@ -1,7 +1,7 @@
 import { OmitType } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { IsTrimmedId, OptionalText, PatchRequiredText, RequiredId } from '../../common/validation';
-import { INTERVIEW_LIMITS } from '../interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 import { CreateInterviewDto } from './create-interview.dto';
 
 /** Partial update: only the fields present change; null clears an optional field. */

@@ -5,7 +5,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsInt, Max, Min, MinLength } from 'class-validator';
 import { OptionalId, OptionalQueryInt, OptionalText, QueryInt, RequiredId } from '../../common/validation';
-import { INVITE_LIMITS } from '../invite.limits';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 
 export class CreateInvitesQueryDto {
   @RequiredId('The interview the invites are for (404 when unknown or not visible). An interviewID from interviews/addOne or interviews/getList.')

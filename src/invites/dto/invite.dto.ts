@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { CONVERSATION_ROLES, ConversationRole, INVITE_SOURCES, INVITE_STATUSES, InviteSource, InviteStatus } from '../invite-status';
+import { CONVERSATION_ROLES, ConversationRole, INVITE_SOURCES, INVITE_STATUSES, InviteSource, InviteStatus } from '../../domain/invite-status';
 import { InviteQuality, QUALITY_FLAGS, ScreenerAnswer } from '../invite-quality';
-import { INVITE_LIMITS } from '../invite.limits';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 import type { UserInfo } from '../invite.entity';
 
 const nullableText = (maxLength: number, example: string) => ({ type: 'string' as const, nullable: true, maxLength, example });

@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, ValidateNested } from 'class-validator';
 import { OptionalText, RequiredText } from '../../common/validation';
-import { CONVERSATION_ROLES, ConversationRole } from '../invite-status';
-import { INVITE_LIMITS } from '../invite.limits';
+import { CONVERSATION_ROLES, ConversationRole } from '../../domain/invite-status';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 
 /**
  * Inputs of the invite lifecycle's domain writes (invites are read-only under /v1), validated with the

@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { COMMON_LIMITS } from '../../common/limits';
 import { IsCleanText, OptionalText, RequiredText } from '../../common/validation';
-import { HISTORY_TYPES, PROFILE_LIMITS, PROFILE_SOURCES } from '../profile.limits';
+import { HISTORY_TYPES, PROFILE_LIMITS, PROFILE_SOURCES } from '../../domain/profile.limits';
 
 /**
  * The input of a domain write of a profile (profiles are read-only under /v1). Validated with the same

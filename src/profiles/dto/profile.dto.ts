@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HISTORY_TYPES, PROFILE_LIMITS, PROFILE_SOURCES } from '../profile.limits';
+import { HISTORY_TYPES, PROFILE_LIMITS, PROFILE_SOURCES } from '../../domain/profile.limits';
 
 export class ProfileMetadataDto {
   @ApiProperty({ type: String, nullable: true, enum: PROFILE_SOURCES, example: 'interview', description: 'How the profile was acquired.' })

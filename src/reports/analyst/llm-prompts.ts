@@ -44,19 +44,22 @@ export const MEMBER_TOKENS = 4;
 /** Less room than this for the answers of a request, and the part is not asked at all. */
 export const MIN_ANSWER_TOKENS = 64;
 
-const QUOTE_ITEM = {
-  type: 'object',
-  properties: {
-    answer: { type: 'string', description: 'The id of the answer the passage is copied from.' },
-    text: { type: 'string', description: 'The passage, exactly as it is written in that answer (its original, never its translation): at least three words.' },
-    translation: {
-      type: ['string', 'null'],
-      description: "The same passage in the report's language, when the answer has a translation; null when it is written in that language.",
-    },
+/**
+ * An object of these properties as strict structured outputs want it: every property required and no
+ * other. Array sizes are asked for in the prompt and enforced on reading, since some servers refuse maxItems.
+ */
+function strictObject(properties: Record<string, unknown>) {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+const QUOTE_ITEM = strictObject({
+  answer: { type: 'string', description: 'The id of the answer the passage is copied from.' },
+  text: { type: 'string', description: 'The passage, exactly as it is written in that answer (its original, never its translation): at least three words.' },
+  translation: {
+    type: ['string', 'null'],
+    description: "The same passage in the report's language, when the answer has a translation; null when it is written in that language.",
   },
-  required: ['answer', 'text', 'translation'],
-  additionalProperties: false,
-};
+});
 
 /** Answers a translation request lists at most: its answer repeats each of them, translated. */
 export const ANSWERS_PER_TRANSLATION = 40;
@@ -64,110 +67,61 @@ export const ANSWERS_PER_TRANSLATION = 40;
 /** Translations of the answers in other languages than the report's, for coding. */
 export const TRANSLATE_ANSWERS: JsonFormat = {
   name: 'translate_answers',
-  schema: {
-    type: 'object',
-    properties: {
-      translations: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            answer: { type: 'string', description: 'The id of an answer listed in the message.' },
-            text: { type: 'string', description: "The answer translated faithfully into the report's language." },
-          },
-          required: ['answer', 'text'],
-          additionalProperties: false,
-        },
-      },
+  schema: strictObject({
+    translations: {
+      type: 'array',
+      items: strictObject({
+        answer: { type: 'string', description: 'The id of an answer listed in the message.' },
+        text: { type: 'string', description: "The answer translated faithfully into the report's language." },
+      }),
     },
-    required: ['translations'],
-    additionalProperties: false,
-  },
+  }),
 };
 
-/**
- * Strict structured outputs want every property required and no other; array sizes are asked for in
- * the prompt and enforced on reading, since some servers refuse maxItems.
- */
 export const PROPOSE_THEMES: JsonFormat = {
   name: 'propose_themes',
-  schema: {
-    type: 'object',
-    properties: {
-      themes: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            theme: { type: 'string', description: 'A short label: two to five words, no numbers.' },
-            description: { type: 'string', description: 'One sentence saying what the answers of this theme share, no numbers.' },
-          },
-          required: ['theme', 'description'],
-          additionalProperties: false,
-        },
-      },
+  schema: strictObject({
+    themes: {
+      type: 'array',
+      items: strictObject({
+        theme: { type: 'string', description: 'A short label: two to five words, no numbers.' },
+        description: { type: 'string', description: 'One sentence saying what the answers of this theme share, no numbers.' },
+      }),
     },
-    required: ['themes'],
-    additionalProperties: false,
-  },
+  }),
 };
 
 export const CODE_ANSWERS: JsonFormat = {
   name: 'code_answers',
-  schema: {
-    type: 'object',
-    properties: {
-      codes: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            answer: { type: 'string', description: 'The id of an answer listed in the message.' },
-            themes: { type: 'array', items: { type: 'string' }, description: `The ids of the themes the answer belongs to: none, or up to ${MAX_CODES_PER_ANSWER}.` },
-          },
-          required: ['answer', 'themes'],
-          additionalProperties: false,
-        },
-      },
-      quotes: {
-        type: 'array',
-        description: 'Passages that show a theme, each copied character for character from an answer coded with it.',
-        items: {
-          type: 'object',
-          properties: { theme: { type: 'string', description: 'The id of the theme.' }, ...QUOTE_ITEM.properties },
-          required: ['theme', 'answer', 'text', 'translation'],
-          additionalProperties: false,
-        },
-      },
+  schema: strictObject({
+    codes: {
+      type: 'array',
+      items: strictObject({
+        answer: { type: 'string', description: 'The id of an answer listed in the message.' },
+        themes: { type: 'array', items: { type: 'string' }, description: `The ids of the themes the answer belongs to: none, or up to ${MAX_CODES_PER_ANSWER}.` },
+      }),
     },
-    required: ['codes', 'quotes'],
-    additionalProperties: false,
-  },
+    quotes: {
+      type: 'array',
+      description: 'Passages that show a theme, each copied character for character from an answer coded with it.',
+      items: strictObject({ theme: { type: 'string', description: 'The id of the theme.' }, ...QUOTE_ITEM.properties }),
+    },
+  }),
 };
 
 export const INTERVIEW_THEMES: JsonFormat = {
   name: 'interview_themes',
-  schema: {
-    type: 'object',
-    properties: {
-      themes: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            theme: { type: 'string', description: 'A short label: two to five words, no numbers.' },
-            description: { type: 'string', description: 'One sentence saying what this theme is about across the interview, no numbers.' },
-            questionThemes: { type: 'array', items: { type: 'string' }, description: 'The ids of the question themes this theme brings together.' },
-            quotes: { type: 'array', description: `Up to ${MAX_QUOTES} passages that show the theme, each copied character for character from one of the quotes listed.`, items: QUOTE_ITEM },
-          },
-          required: ['theme', 'description', 'questionThemes', 'quotes'],
-          additionalProperties: false,
-        },
-      },
+  schema: strictObject({
+    themes: {
+      type: 'array',
+      items: strictObject({
+        theme: { type: 'string', description: 'A short label: two to five words, no numbers.' },
+        description: { type: 'string', description: 'One sentence saying what this theme is about across the interview, no numbers.' },
+        questionThemes: { type: 'array', items: { type: 'string' }, description: 'The ids of the question themes this theme brings together.' },
+        quotes: { type: 'array', description: `Up to ${MAX_QUOTES} passages that show the theme, each copied character for character from one of the quotes listed.`, items: QUOTE_ITEM },
+      }),
     },
-    required: ['themes'],
-    additionalProperties: false,
-  },
+  }),
 };
 
 /** A question as the prompts name it: a guideline question (0-based index), or the unattributed answers (null). */

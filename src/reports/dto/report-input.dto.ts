@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, 
 import { LANGUAGE_TAGS } from '../../languages/languages';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { OptionalQueryInt, OptionalText, RequiredId } from '../../common/validation';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 import { REPORT_LIMITS, THEME_ID_PATTERN } from '../reports.limits';
 
 const MAX_THEMES_RULE = `maxThemes must be a whole number from ${REPORT_LIMITS.maxThemes.min} to ${REPORT_LIMITS.maxThemes.max}`;

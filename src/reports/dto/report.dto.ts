@@ -1,8 +1,9 @@
 import { LANGUAGE_TAGS } from '../../languages/languages';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
+import { QUESTION_INDEX_OR_NULL } from '../../interviews/dto/interview.dto';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 import type { InviteCounts, Keyphrase, OtherGroup, QuestionReport, Quote, SentimentSplit, Theme } from '../analysis/analysis.types';
 import type { StoredResult } from '../report-codes';
 import { REPORT_LIMITS, REPORT_STATUSES, ReportStatus } from '../reports.limits';
@@ -120,11 +121,7 @@ export class SentimentSplitDto implements SentimentSplit {
 
 export class QuestionReportDto implements QuestionReport {
   @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    nullable: true,
-    minimum: 0,
-    maximum: INTERVIEW_LIMITS.guidelines,
+    ...QUESTION_INDEX_OR_NULL,
     example: 1,
     description: 'As interviews/getQuestions lists them; null for the answers attributed to no question (the closing "anything else", unattributed turns).',
   })
@@ -310,7 +307,7 @@ export class ReportDto {
     type: String,
     nullable: true,
     enum: LANGUAGE_TAGS,
-    example: null,
+    example: 'de',
     description: 'The language addOne asked the analyst to write the report in; null when it asked none (en). The offline analysis does not translate: its themes carry their own language.',
   })
   language: string | null;
@@ -370,15 +367,7 @@ export class CodeRowDto {
   @ApiProperty({ maxLength: INVITE_LIMITS.linkId, example: 'q3Vd9x_7mK2pLw8aZr0TbYc1uEfGhJn4', description: 'The invite the answer belongs to.' })
   linkID: string;
 
-  @ApiProperty({
-    type: 'integer',
-    format: 'int32',
-    nullable: true,
-    minimum: 0,
-    maximum: INTERVIEW_LIMITS.guidelines,
-    example: 1,
-    description: 'As getAnswers shows it: the question it answers; null for the unattributed answers.',
-  })
+  @ApiProperty({ ...QUESTION_INDEX_OR_NULL, example: 1, description: 'As getAnswers shows it: the question it answers; null for the unattributed answers.' })
   questionIndex: number | null;
 
   @ApiProperty({ ...COUNT, maximum: INVITE_LIMITS.turns, example: 4, description: "The answer's turn: an index into that invite's conversation." })

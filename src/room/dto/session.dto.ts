@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
 import { ConversationTurnDto } from '../../invites/dto/invite.dto';
-import { INTERVIEW_LIMITS } from '../../interviews/interview.limits';
-import { INVITE_STATUSES, InviteStatus } from '../../invites/invite-status';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
+import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
+import { INVITE_STATUSES, InviteStatus } from '../../domain/invite-status';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
 import { PRODUCT_LIMITS } from '../../products/product.limits';
 import { LANGUAGE_TAGS } from '../../languages/languages';
+import { QUESTIONS_SPOKEN_BY, QuestionsSpokenBy } from '../../voice/dto/mode.dto';
 import { INTERVIEW_MODES, InterviewMode } from '../../voice/voice.limits';
 
 /** How far the built-in interviewer is through its questions. */
@@ -86,15 +87,12 @@ export class SessionDto {
   mode: InterviewMode;
 
   @ApiProperty({
-    type: String,
-    nullable: true,
-    enum: ['server', 'browser', null],
-    example: 'server',
+    ...QUESTIONS_SPOKEN_BY,
     description:
       'In a voice interview, how interviewer turns are spoken: `server` (audio from GET /i/{linkID}/speech/{turnIndex}) or `browser` (the browser\'s own ' +
       'speech synthesis). null in a text interview.',
   })
-  questionsSpokenBy: 'server' | 'browser' | null;
+  questionsSpokenBy: QuestionsSpokenBy;
 
   @ApiProperty({ type: Boolean, example: false, description: 'In a voice interview: whether the recordings of the answers are kept with them for the research team (the page says so before the start).' })
   keepAudio: boolean;

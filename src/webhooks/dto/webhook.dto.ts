@@ -1,8 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { COMMON_LIMITS } from '../../common/limits';
-import { INVITE_STATUSES } from '../../invites/invite-status';
-import { INVITE_LIMITS } from '../../invites/invite.limits';
-import { PROFILE_LIMITS } from '../../profiles/profile.limits';
+import { INVITE_STATUSES } from '../../domain/invite-status';
+import { INVITE_LIMITS } from '../../domain/invite.limits';
+import { PROFILE_LIMITS } from '../../domain/profile.limits';
 import { DELIVERY_STATUSES, DeliveryStatus, RETRY_SCHEDULE_SECONDS, WEBHOOK_EVENTS, WEBHOOK_LIMITS, WEBHOOK_STATUSES, WebhookEventType, WebhookStatus } from '../webhooks.limits';
 
 const UUID = { maxLength: COMMON_LIMITS.uuid, format: 'uuid' } as const;

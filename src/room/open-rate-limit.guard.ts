@@ -2,7 +2,7 @@ import type { ConfigType } from '@nestjs/config';
 import { CanActivate, ExecutionContext, Injectable, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RateLimitBucket, RateLimiterService, addressKey } from '../rate-limit/rate-limiter.service';
-import { roomConfig } from '../room/room.config';
+import { roomConfig } from './room.config';
 
 /**
  * The open link's rate limit: per client address, the room's own budget (ROOM_RATE_LIMIT_MAX per

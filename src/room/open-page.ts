@@ -1,8 +1,8 @@
 import { escapeHtml } from '../common/html';
 import { translate } from '../languages/messages';
-import { layout } from '../room/room-page';
-import type { ScreenerQuestion } from './recruitment.entity';
-import { SCREENER_FIELD_PREFIX } from './recruitment.limits';
+import { layout } from './room-page';
+import type { ScreenerQuestion } from '../recruitment/recruitment.entity';
+import { SCREENER_FIELD_PREFIX } from '../recruitment/recruitment.limits';
 
 /**
  * The open link's pages, in the room's layout (its stylesheet and script, its CSP): the screener, shown

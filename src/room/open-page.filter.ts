@@ -1,10 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { negotiateLanguage } from '../languages/languages';
-import { roomCsp } from '../room/room-page';
-import { RoomPageFilter } from '../room/room-page.filter';
+import { roomCsp } from './room-page';
+import { RoomPageFilter } from './room-page.filter';
 import { renderOpenError } from './open-page';
-import { MissingParticipantException, StudyClosedException } from './recruitment.errors';
+import { MissingParticipantException, StudyClosedException } from '../recruitment/recruitment.errors';
 
 /**
  * The open link's errors as pages: a closed study (410) and a link without the participant id (400)

@@ -1,7 +1,6 @@
-import type { KeysetList } from '../common/keyset';
-import { rawDate } from '../database/column-types';
-import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
-import type { AnswerSourceRow } from '../invites/invites.repository';
+import type { BuilderKeysetList } from '../common/keyset';
+import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
+import type { AnswerSourceRow } from './invites.repository';
 import { AnswerSource, ExportRow, QuestionsIn, answersOf } from './answer-rows';
 
 /**
@@ -16,10 +15,10 @@ function sourceOf(r: AnswerSourceRow): AnswerSource {
   const conversation = JSON.parse(r.conversation) as ConversationTurn[];
   return {
     linkID: r.linkID,
-    createdAt: rawDate(r.createdAt),
+    createdAt: r.createdAt,
     status: r.status,
-    startedOn: r.startedOn === null ? null : rawDate(r.startedOn),
-    completedOn: r.completedOn === null ? null : rawDate(r.completedOn),
+    startedOn: r.startedOn,
+    completedOn: r.completedOn,
     language: r.language,
     userInfo: r.userInfo === null ? null : (JSON.parse(r.userInfo) as UserInfo),
     conversation,
@@ -57,7 +56,7 @@ export function chunkOf(
  * invites yields its answers as one chunk: memory holds a batch, whatever the interview's size.
  */
 export async function* answerChunks(
-  list: KeysetList<AnswerSourceRow>,
+  list: BuilderKeysetList<AnswerSourceRow>,
   questions: readonly string[],
   options: { start?: AnswersStart; questionIndex?: number; questionsIn?: QuestionsIn } = {},
 ): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {

@@ -1,6 +1,6 @@
 import { countWords } from '../interviewers/default-interviewer';
-import type { ConversationTurn, TurnMeta, UserInfo } from '../invites/invite.entity';
-import type { InviteStatus } from '../invites/invite-status';
+import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
+import type { InviteStatus } from '../domain/invite-status';
 import { answerSentiment } from '../profiles/sentiment';
 
 /** An invite as the answers are read from it. */

@@ -1,14 +1,14 @@
 import type { ConfigType } from '@nestjs/config';
 import { Injectable, Inject } from '@nestjs/common';
 import { invitesConfig } from '../invites/invites.config';
-import { OPEN_STATUSES } from '../invites/invite-status';
+import { OPEN_STATUSES } from '../domain/invite-status';
 import { negotiateLanguage } from '../languages/languages';
-import { roomCsp } from '../room/room-page';
-import { OpenLinkNotFoundException } from './recruitment.errors';
+import { roomCsp } from './room-page';
+import { OpenLinkNotFoundException } from '../recruitment/recruitment.errors';
 import { OpenPageContext, renderOpenMessage, renderScreener } from './open-page';
-import { OpenQuery, RecruitmentService } from './recruitment.service';
-import { RECRUITMENT_LIMITS } from './recruitment.limits';
-import { redirectOrigins } from './redirects';
+import { OpenQuery, RecruitmentService } from '../recruitment/recruitment.service';
+import { RECRUITMENT_LIMITS } from '../recruitment/recruitment.limits';
+import { redirectOrigins } from '../recruitment/redirects';
 
 /** What the open link answers: a place to go, or a page. */
 export type OpenAnswer = { location: string; html?: undefined; csp?: undefined } | { location?: undefined; html: string; csp: string };
