@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { COMMON_LIMITS } from '../common/limits';
 import { EXACT_TEXT, LONG_TEXT, TIMESTAMP, jsonText } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
-import type { CodebookQuestion } from '../reports/analysis/analysis.types';
+import type { CodebookQuestion } from './codebook.types';
 
 /**
  * An interview's codebook: per question the themes a team wants its answers coded with. The next

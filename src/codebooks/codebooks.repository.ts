@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CodebookQuestion } from '../reports/analysis/analysis.types';
+import type { CodebookQuestion } from './codebook.types';
 import { Codebook } from './codebook.entity';
 
 /** The codebooks table. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { InterviewsService } from '../interviews/interviews.service';
-import type { CodebookQuestion } from '../reports/analysis/analysis.types';
+import type { CodebookQuestion } from './codebook.types';
 import { RepeatedQuestionException, RepeatedThemeException, UnknownQuestionException } from './codebooks.errors';
 import { CodebooksRepository } from './codebooks.repository';
 import { CodebookDto, CodebookUpdatedDto, SetCodebookDto } from './dto/codebook.dto';

@@ -4,7 +4,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { BuilderKeysetList } from '../common/keyset';
 import { FOR_UPDATE } from '../database/column-types';
-import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
 import { Interview } from './interview.entity';
 
@@ -75,9 +74,12 @@ export class InterviewsRepository {
     await db.getRepository(Interview).update({ interviewID }, { ...changes, updatedAt: now });
   }
 
-  /** Whether the interview has any invite (it may then not move to another product). */
+  /**
+   * Whether the interview has any invite (it may then not move to another product). The invites'
+   * entity is named, not imported: invites build on interviews, and an import back would close a cycle.
+   */
   hasInvites(interviewID: string, db: EntityManager): Promise<boolean> {
-    return db.getRepository(Invite).existsBy({ interviewID });
+    return db.getRepository<{ interviewID: string }>('Invite').existsBy({ interviewID });
   }
 
   list(productID: string): BuilderKeysetList<Interview> {

@@ -7,7 +7,6 @@ import { BuilderKeysetList } from '../common/keyset';
 import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, persisted } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
-import { Recruitment } from '../recruitment/recruitment.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
 import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
@@ -37,7 +36,13 @@ export const INVITE_FIELDS = [
 export type InviteView = Pick<Invite, (typeof INVITE_FIELDS)[number]>;
 
 /** An invite with what the interview room reads with it: its interview, its product and its interview's recruitment (if any). */
-export type InviteInRoom = Invite & { interview: Interview; product: Product; recruitment: Pick<Recruitment, 'redirects'> | null };
+export type InviteInRoom = Invite & { interview: Interview; product: Product; recruitment: { redirects: Record<string, string | null> } | null };
+
+/**
+ * The recruitments' entity, by name: recruitment builds on invites, and importing it here would close
+ * a cycle; the room's read only takes its redirects along.
+ */
+const RECRUITMENT = 'Recruitment';
 
 /** An invite of the open link, as a new arrival of the same participant finds it. */
 export type ParticipantInvite = Pick<Invite, 'linkID' | 'status' | 'flagged' | 'passthrough'>;
@@ -170,7 +175,7 @@ export class InvitesRepository {
         'FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?',
       room:
         `SELECT ${of(Invite, 'i', ROOM_INVITE_FIELDS)}, ${of(Interview, 'iv', ROOM_INTERVIEW_FIELDS, 'iv_')}, ` +
-        `${of(Product, 'p', ROOM_PRODUCT_FIELDS, 'p_')}, ${of(Recruitment, 'rc', ['redirects'], 'rc_')} ` +
+        `${of(Product, 'p', ROOM_PRODUCT_FIELDS, 'p_')}, ${of(RECRUITMENT, 'rc', ['redirects'], 'rc_')} ` +
         'FROM invites i INNER JOIN interviews iv ON iv.id = i.interview_id INNER JOIN products p ON p.id = i.product_id ' +
         'LEFT JOIN recruitments rc ON rc.interview_id = i.interview_id WHERE i.link_id = ?',
       state: `SELECT ${of(Invite, 'i', ['linkID', 'status', 'conversation', 'expiresAt'])} FROM invites i WHERE i.link_id = ?${FOR_UPDATE_SQL}`,
@@ -307,7 +312,7 @@ export class InvitesRepository {
       interview: hydrated(db, Interview, prefixed(row, 'iv_')),
       product: hydrated(db, Product, prefixed(row, 'p_')),
       // No recruitment: the LEFT JOIN's columns are null, and a recruitment's redirects never are.
-      recruitment: recruitment.redirects === null ? null : hydrated(db, Recruitment, recruitment),
+      recruitment: recruitment.redirects === null ? null : hydrated<{ redirects: Record<string, string | null> }>(db, RECRUITMENT, recruitment),
     };
   }
 

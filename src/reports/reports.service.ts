@@ -10,7 +10,7 @@ import { CodebooksService } from '../codebooks/codebooks.service';
 import { CODEBOOK_LIMITS } from '../codebooks/codebook.limits';
 import type { CodebookDto } from '../codebooks/dto/codebook.dto';
 import { InterviewsService } from '../interviews/interviews.service';
-import type { CodebookQuestion } from './analysis/analysis.types';
+import type { CodebookQuestion } from '../codebooks/codebook.types';
 import { AnalystsService } from './analyst/analysts.service';
 import { CodeRowDto, ReportDto, ReportShareDto, ReportUnsharedDto } from './dto/report.dto';
 import { CreateReportDto, GetCodesQueryDto, ListReportsQueryDto, ShareReportDto } from './dto/report-input.dto';

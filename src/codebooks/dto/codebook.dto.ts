@@ -5,7 +5,7 @@ import { COMMON_LIMITS } from '../../common/limits';
 import { IsCleanText, OptionalText, RequiredId, RequiredText } from '../../common/validation';
 import { INTERVIEW_LIMITS } from '../../domain/interview.limits';
 import { QUESTION_INDEX } from '../../interviews/dto/interview.dto';
-import type { CodebookQuestion, CodebookTheme } from '../../reports/analysis/analysis.types';
+import type { CodebookQuestion, CodebookTheme } from '../codebook.types';
 import { CODEBOOK_LIMITS } from '../codebook.limits';
 
 const INTERVIEW_ID = 'An interviewID from interviews/addOne or interviews/getList (404 when unknown or not visible).';

@@ -1,3 +1,4 @@
+import type { CodebookQuestion } from '../../codebooks/codebook.types';
 /**
  * What an analysis reads and what it writes: the shapes of a report's `result` (see the contract's
  * "Reports"). The offline analysis, the LLM analyst, the report worker, the API's DTOs and the shared
@@ -122,18 +123,6 @@ export interface AnalysisResult {
   notes: string[];
   /** One per answer read, in the order of getAnswers (invite order, then turn order). Stored apart from the report's result JSON by the api branch. */
   codes: AnswerCode[];
-}
-
-/** A codebook theme as the analysis is given it. */
-export interface CodebookTheme {
-  theme: string;
-  description: string | null;
-  examples: string[];
-}
-
-export interface CodebookQuestion {
-  questionIndex: number;
-  themes: CodebookTheme[];
 }
 
 /** What a report asks of its analysis besides the answers. */

@@ -3,12 +3,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnswerSourceRow } from '../../invites/invites.repository';
-import type { ReportInput } from '../analyst/analyst';
 import { gatherHere, type AnswerInsights } from '../report-answers';
 import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion, AnalysisResult } from './analysis.types';
 import { analyzeOffline, type OfflineAnalysisInput } from './offline-analysis';
 import { ServiceLoad } from './service-load';
 import type { Yielder } from './yielder';
+
+/** What an analyst that reads the answers itself is given: the questions, the pages, the report's cutoff (ms). */
+export interface ReportInput {
+  questions: AnalysisQuestion[];
+  pages: AsyncIterable<AnswerSourceRow[]>;
+  cutoff: number;
+  options: AnalysisOptions;
+  /** The product's name: its words alone never name a theme offline. */
+  productName: string;
+}
 
 /**
  * What the main thread tells the worker. An analysis: chunks of answers, then the questions and "run".

@@ -1,3 +1,4 @@
+import { baseLanguage } from '../../languages/languages';
 import * as stopword from 'stopword';
 
 /**
@@ -43,10 +44,7 @@ const SPOKEN: Readonly<Record<string, string>> = {
 
 const cache = new Map<string, ReadonlySet<string> | null>();
 
-/** The primary subtag of a language tag, lower case: `pt-BR` → `pt`. */
-export function baseLanguage(tag: string): string {
-  return tag.split(/[-_]/)[0].toLowerCase();
-}
+export { baseLanguage } from '../../languages/languages';
 
 /** The stop words of a language (its `stopword` lists plus spoken fillers), or null when it has none. */
 export function stopWordsFor(tag: string): ReadonlySet<string> | null {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CodebookTheme, Quote, Theme } from './analysis.types';
+import type { CodebookTheme } from '../../codebooks/codebook.types';
+import type { Quote, Theme } from './analysis.types';
 import { assignAll, centroidsOf, groupRows, leaveOneOutFit } from './clustering';
 import type { Corpus } from './corpus';
 import { excerpt } from './excerpt';

@@ -1,6 +1,5 @@
-import type { AnswerSourceRow } from '../../invites/invites.repository';
 import type { AnalysisAnswer, AnalysisOptions, AnalysisQuestion, AnalysisResult } from '../analysis/analysis.types';
-import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
+import type { OfflineAnalysisRunner, ReportInput } from '../analysis/offline-analysis-runner';
 import type { Yielder } from '../analysis/yielder';
 import type { AnswerInsights } from '../report-answers';
 
@@ -42,15 +41,6 @@ export interface Analyst {
   report?(input: ReportInput, run: AnalysisRun): Promise<AnswerInsights>;
 }
 
-/** What an analyst that reads the answers itself is given: the questions, the pages, the report's cutoff (ms). */
-export interface ReportInput {
-  questions: AnalysisQuestion[];
-  pages: AsyncIterable<AnswerSourceRow[]>;
-  cutoff: number;
-  options: AnalysisOptions;
-  /** The product's name: its words alone never name a theme offline. */
-  productName: string;
-}
 
 /**
  * The built-in offline analysis: deterministic, no network. A report's answers are read, parsed,

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { INTERVIEWER_LIMITS } from '../../interviewers/interviewer.limits';
 import { CONTEXT_TOKENS, type OpenAiAgentConfig } from '../../interviewers/interviewers.config';
-import type { AnalysisAnswer, AnalysisResult, AnswerCode, CodebookTheme, QuestionReport, Quote, Theme } from '../analysis/analysis.types';
+import type { CodebookTheme } from '../../codebooks/codebook.types';
+import type { AnalysisAnswer, AnalysisResult, AnswerCode, QuestionReport, Quote, Theme } from '../analysis/analysis.types';
 import { analyzeOffline } from '../analysis/offline-analysis';
 import type { OfflineAnalysisRunner } from '../analysis/offline-analysis-runner';
 import { isVerbatimQuote } from '../analysis/quotes';
