@@ -193,7 +193,7 @@ async function visibleInterview(p: Principal, interviewID: string): Promise<{ in
   return { interview: row, owner: ownerOf(row) };
 }
 
-/** A list's conditions, ANDed, with their parameters (the SQL the service's SqlWhere writes). */
+/** A list's conditions, ANDed, with their parameters. */
 class Where {
   readonly parts: string[] = [];
   readonly params: unknown[] = [];

@@ -7,7 +7,7 @@ import { InterviewsService } from '../interviews/interviews.service';
 import { InvitesRepository } from '../invites/invites.repository';
 import { AnswerRow, ExportRow, QuestionsIn, answerRowOf } from '../invites/answer-rows';
 import { askedQuestions } from '../interviewers/default-interviewer';
-import type { InterviewRow } from '../interviews/interviews.repository';
+import type { Interview } from '../interviews/interview.entity';
 import { AnswersStart, answerChunks } from '../invites/answer-chunks';
 import { decodeAnswerCursor, encodeAnswerCursor } from './answer-cursor';
 import { CODED_EXPORT_COLUMNS, CodedExportRow, EXPORT_COLUMNS, exportBody, exportFileName } from './answers-export';
@@ -15,7 +15,7 @@ import { ReportsService } from '../reports/reports.service';
 import { ExportAnswersQueryDto, GetAnswersQueryDto } from './dto/answer-queries.dto';
 
 /** The questions as asked in each language, worked out once per language a read meets. */
-function questionsIn(interview: InterviewRow, productName: string): QuestionsIn {
+function questionsIn(interview: Interview, productName: string): QuestionsIn {
   const known = new Map<string, readonly string[]>();
   return (language) => {
     let texts = known.get(language);

@@ -1,10 +1,10 @@
 import { BadRequestException, StreamableFile } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { KeysetList, KeysetRow, ListAnswer, answerList, decodeCursor, encodeCursor, namedCondition } from './keyset';
+import { ListAnswer, PagedList, answerList, decodeCursor, encodeCursor, namedCondition } from './keyset';
 import { LIST_MAX_ROWS } from './limits';
 
-interface Row extends KeysetRow {
+interface Row {
   id: string;
   createdAt: Date;
 }
@@ -26,7 +26,7 @@ function listOf(n: number, options: { failAt?: number; count?: number } = {}) {
       calls.counts++;
       return Math.min(options.count ?? rows.length, max);
     },
-  } as unknown as KeysetList<Row>;
+  } satisfies PagedList<Row>;
   return { list, rows, calls };
 }
 

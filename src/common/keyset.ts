@@ -1,7 +1,6 @@
 import { BadRequestException, Logger, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Brackets, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
-import { rawDate, sqlDate } from '../database/column-types';
 import { LIST_MAX_ROWS } from './limits';
 import type { PageQueryDto } from './page-query.dto';
 
@@ -18,23 +17,6 @@ export type ListAnswer<T> = Page<T> | StreamableFile;
 export interface SqlCondition {
   sql: string;
   params: unknown[];
-}
-
-/** The conditions of a list query, ANDed together. */
-export class SqlWhere {
-  private readonly parts: string[] = [];
-  readonly params: unknown[] = [];
-
-  and(condition: SqlCondition | string, ...params: unknown[]): this {
-    if (typeof condition === 'string') condition = { sql: condition, params };
-    this.parts.push(condition.sql);
-    this.params.push(...condition.params);
-    return this;
-  }
-
-  toString(): string {
-    return this.parts.length ? ` WHERE ${this.parts.join(' AND ')}` : '';
-  }
 }
 
 /**
@@ -67,23 +49,6 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-/** A row of a keyset-paged list: its creation time and identifier, the list's order. */
-export interface KeysetRow {
-  createdAt: Date | string;
-}
-
-/** One list query of a repository: its columns, its FROM clause (tables and joins), its conditions and its key columns. */
-export interface KeysetQuery<R> {
-  query: (sql: string, params: unknown[]) => Promise<R[]>;
-  /** The SELECT list, e.g. `p.id AS productID, p.created_at AS createdAt`. */
-  columns: string;
-  /** What follows FROM, e.g. `products p`. */
-  from: string;
-  where: SqlWhere;
-  keys: { created: string; id: string };
-  idOf: (row: R) => string;
-}
-
 /** Every page of a list after `cursor` (from it, with `fromCursor`), one query each, read as they are taken. */
 async function* pagesOf<R>(
   list: { page(limit: number, cursor?: string, fromCursor?: boolean): Promise<{ rows: R[]; next?: string }> },
@@ -100,52 +65,6 @@ async function* pagesOf<R>(
   }
 }
 
-/**
- * A list read in the lists' order (created, id) a page at a time: rows after a cursor, one more than
- * asked for, to learn whether another page exists. Rows added between pages land after the cursor, so
- * paging covers every row exactly once.
- */
-export class KeysetList<R extends KeysetRow> {
-  constructor(private readonly q: KeysetQuery<R>) {}
-
-  /**
-   * Up to `limit` rows after `cursor` (from it, with `fromCursor`: a list of finer things than rows
-   * resumes inside the row it stopped in), and the cursor of the next page when more remain.
-   */
-  async page(limit: number, cursor?: string, fromCursor = false): Promise<{ rows: R[]; next?: string }> {
-    const { columns, from, where, keys } = this.q;
-    const params = [...where.params];
-    let sql = `SELECT ${columns} FROM ${from}${where}`;
-    if (cursor !== undefined) {
-      const c = decodeCursor(cursor);
-      const at = sqlDate(c.createdAt);
-      sql += `${where.toString() ? ' AND' : ' WHERE'} (${keys.created} > ? OR (${keys.created} = ? AND ${keys.id} ${fromCursor ? '>=' : '>'} ?))`;
-      params.push(at, at, c.id);
-    }
-    // The limit is a validated whole number, inlined rather than bound (MySQL wants LIMIT as an integer).
-    const rows = await this.q.query(`${sql} ORDER BY ${keys.created}, ${keys.id} LIMIT ${limit + 1}`, params);
-    if (rows.length <= limit) return { rows };
-    rows.length = limit;
-    const last = rows[limit - 1];
-    return { rows, next: encodeCursor(rawDate(last.createdAt), this.q.idOf(last)) };
-  }
-
-  /** Every page of up to `perPage` rows after `cursor` (from it, with `fromCursor`), one query each, read as they are taken. */
-  pages(perPage: number, cursor?: string, fromCursor = false): AsyncGenerator<R[]> {
-    return pagesOf(this, perPage, cursor, fromCursor);
-  }
-
-  /**
-   * How many rows the list has, counting no further than `max`. Selects no column: the rows' own
-   * columns (transcripts) would be read for nothing, where the index alone can answer.
-   */
-  async countUpTo(max: number): Promise<number> {
-    const { from, where } = this.q;
-    const [row] = (await this.q.query(`SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM ${from}${where} LIMIT ${max}) capped`, where.params)) as unknown as { n: number | string }[];
-    return Number(row.n);
-  }
-}
-
 /** A list that pages: what answerList reads (KeysetList, and lists with keys of their own). */
 export interface PagedList<R> {
   /** Up to `limit` rows after `cursor`, and the next page's cursor when more remain. */
@@ -155,7 +74,7 @@ export interface PagedList<R> {
 }
 
 /** One list read through a QueryBuilder: its rows (selection, joins, conditions) and its key properties. */
-export interface BuilderKeysetQuery<R, E extends ObjectLiteral = ObjectLiteral> {
+export interface KeysetQuery<R, E extends ObjectLiteral = ObjectLiteral> {
   /** A new builder of the list's rows, without order or limit: each page adds its own. */
   query: () => SelectQueryBuilder<E>;
   /** The key properties as the builder names them, e.g. `i.createdAt` and `i.linkID`. */
@@ -166,11 +85,18 @@ export interface BuilderKeysetQuery<R, E extends ObjectLiteral = ObjectLiteral> 
   read?: (query: SelectQueryBuilder<E>) => Promise<R[]>;
 }
 
-/** KeysetList's paging over a QueryBuilder: the same order, cursors and counting, with rows as the builder reads them. */
-export class BuilderKeysetList<R, E extends ObjectLiteral = ObjectLiteral> implements PagedList<R> {
-  constructor(private readonly q: BuilderKeysetQuery<R, E>) {}
+/**
+ * A list read in the lists' order (created, id) a page at a time through a QueryBuilder: rows after a
+ * cursor, one more than asked for, to learn whether another page exists. Rows added between pages land
+ * after the cursor, so paging covers every row exactly once.
+ */
+export class KeysetList<R, E extends ObjectLiteral = ObjectLiteral> implements PagedList<R> {
+  constructor(private readonly q: KeysetQuery<R, E>) {}
 
-  /** As KeysetList.page. */
+  /**
+   * Up to `limit` rows after `cursor` (from it, with `fromCursor`: a list of finer things than rows
+   * resumes inside the row it stopped in), and the cursor of the next page when more remain.
+   */
   async page(limit: number, cursor?: string, fromCursor = false): Promise<{ rows: R[]; next?: string }> {
     const { created, id } = this.q.keys;
     const query = this.q.query();
@@ -191,12 +117,15 @@ export class BuilderKeysetList<R, E extends ObjectLiteral = ObjectLiteral> imple
     return { rows, next: encodeCursor(last.createdAt, last.id) };
   }
 
-  /** As KeysetList.pages. */
+  /** Every page of up to `perPage` rows after `cursor` (from it, with `fromCursor`), one query each, read as they are taken. */
   pages(perPage: number, cursor?: string, fromCursor = false): AsyncGenerator<R[]> {
     return pagesOf(this, perPage, cursor, fromCursor);
   }
 
-  /** As KeysetList.countUpTo: counts the rows' keys only, no further than `max`. */
+  /**
+   * How many rows the list has, counting no further than `max`. Selects no column: the rows' own
+   * columns (transcripts) would be read for nothing, where the index alone can answer.
+   */
   async countUpTo(max: number): Promise<number> {
     const capped = this.q.query().select('1', 'one').limit(max);
     const row = await capped

@@ -2,19 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
-import { BuilderKeysetList } from '../common/keyset';
+import { KeysetList } from '../common/keyset';
 import { FOR_UPDATE } from '../database/column-types';
 import { Product } from '../products/product.entity';
 import { Interview } from './interview.entity';
 
 /** The guidelines in other languages: `{tag: guidelines text}`. */
 export type Translations = Record<string, string>;
-
-/**
- * The name modules that read an interview knew it by before the repository returned the entity.
- * @deprecated Interview.
- */
-export type InterviewRow = Interview;
 
 /** An interview with its product's owners, which decide who may see it. */
 export interface OwnedInterview {
@@ -82,8 +76,8 @@ export class InterviewsRepository {
     return db.getRepository<{ interviewID: string }>('Invite').existsBy({ interviewID });
   }
 
-  list(productID: string): BuilderKeysetList<Interview> {
-    return new BuilderKeysetList<Interview>({
+  list(productID: string): KeysetList<Interview> {
+    return new KeysetList<Interview>({
       query: () => this.dataSource.getRepository(Interview).createQueryBuilder('i').where('i.productID = :productID', { productID }),
       keys: { created: 'i.createdAt', id: 'i.interviewID' },
       keyOf: (i) => ({ createdAt: i.createdAt, id: i.interviewID }),

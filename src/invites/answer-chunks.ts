@@ -1,4 +1,4 @@
-import type { BuilderKeysetList } from '../common/keyset';
+import type { KeysetList } from '../common/keyset';
 import type { ConversationTurn, TurnMeta, UserInfo } from './invite.entity';
 import type { AnswerSourceRow } from './invites.repository';
 import { AnswerSource, ExportRow, QuestionsIn, answersOf } from './answer-rows';
@@ -56,7 +56,7 @@ export function chunkOf(
  * invites yields its answers as one chunk: memory holds a batch, whatever the interview's size.
  */
 export async function* answerChunks(
-  list: BuilderKeysetList<AnswerSourceRow>,
+  list: KeysetList<AnswerSourceRow>,
   questions: readonly string[],
   options: { start?: AnswersStart; questionIndex?: number; questionsIn?: QuestionsIn } = {},
 ): AsyncGenerator<{ rows: ExportRow[]; sources: AnswerSource[] }> {

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, In, type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { IN_CHUNK } from '../common/limits';
-import { BuilderKeysetList } from '../common/keyset';
+import { KeysetList } from '../common/keyset';
 import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, persisted } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
@@ -192,8 +192,8 @@ export class InvitesRepository {
   }
 
   /** Invites of an interview and/or a product, in the lists' order. */
-  list(filter: { interviewID?: string; productID?: string; segment?: string }): BuilderKeysetList<InviteView> {
-    return new BuilderKeysetList<InviteView>({
+  list(filter: { interviewID?: string; productID?: string; segment?: string }): KeysetList<InviteView> {
+    return new KeysetList<InviteView>({
       query: () => {
         const query = this.invites.createQueryBuilder('i').select(INVITE_FIELDS.map((f) => `i.${f}`));
         if (filter.segment !== undefined) query.andWhere('i.segment = :segment', { segment: filter.segment });
@@ -211,8 +211,8 @@ export class InvitesRepository {
    * without one (pending, abandoned) are left out by answer_count, without reading their transcripts.
    * Read raw: see AnswerSourceRow.
    */
-  answerSources(interviewID: string, options: { withPerson?: boolean; withFlagged?: boolean } = {}): BuilderKeysetList<AnswerSourceRow> {
-    return new BuilderKeysetList<AnswerSourceRow>({
+  answerSources(interviewID: string, options: { withPerson?: boolean; withFlagged?: boolean } = {}): KeysetList<AnswerSourceRow> {
+    return new KeysetList<AnswerSourceRow>({
       query: () => {
         const query = this.invites
           .createQueryBuilder('i')

@@ -7,7 +7,7 @@ import { Invite } from '../invites/invite.entity';
 import { OwnerFilter, ownedWithin, type Owned } from '../access/access-rule';
 import { INVITE_FIELDS, type InviteView } from '../invites/invites.repository';
 import { IN_CHUNK } from '../common/limits';
-import { BuilderKeysetList, SqlCondition } from '../common/keyset';
+import { KeysetList, SqlCondition } from '../common/keyset';
 import { forUpdate } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
@@ -127,8 +127,8 @@ export class ParticipantsRepository {
   }
 
   /** Erasures of an organization and/or a user, within what the caller may see (a condition on `e`), in the lists' order. */
-  listErasures(filter: OwnerFilter, scope: SqlCondition | undefined): BuilderKeysetList<Erasure> {
-    return new BuilderKeysetList<Erasure>({
+  listErasures(filter: OwnerFilter, scope: SqlCondition | undefined): KeysetList<Erasure> {
+    return new KeysetList<Erasure>({
       query: () => ownedWithin(this.dataSource.getRepository(Erasure).createQueryBuilder('e'), filter, scope),
       keys: { created: 'e.createdAt', id: 'e.erasureID' },
       keyOf: (e) => ({ createdAt: e.createdAt, id: e.erasureID }),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OwnerFilter, ownedWithin } from '../access/access-rule';
-import { BuilderKeysetList, SqlCondition } from '../common/keyset';
+import { KeysetList, SqlCondition } from '../common/keyset';
 import { hydrated } from '../database/column-types';
 import { Product } from './product.entity';
 
@@ -49,8 +49,8 @@ export class ProductsRepository {
   }
 
   /** Products of an organization and/or a user, within the caller's scope (a condition on `p`), in the lists' order. */
-  list(filter: OwnerFilter, scope: SqlCondition | undefined): BuilderKeysetList<Product> {
-    return new BuilderKeysetList<Product>({
+  list(filter: OwnerFilter, scope: SqlCondition | undefined): KeysetList<Product> {
+    return new KeysetList<Product>({
       query: () => ownedWithin(this.dataSource.getRepository(Product).createQueryBuilder('p'), filter, scope),
       keys: { created: 'p.createdAt', id: 'p.productID' },
       keyOf: (p) => ({ createdAt: p.createdAt, id: p.productID }),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
-import { BuilderKeysetList, SqlCondition, namedCondition } from '../common/keyset';
+import { KeysetList, SqlCondition, namedCondition } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
 import { FOR_UPDATE } from '../database/column-types';
 import { Product } from '../products/product.entity';
@@ -21,8 +21,8 @@ export class ProfilesRepository {
   }
 
   /** Profiles of one product, in the lists' order. */
-  list(productID: string): BuilderKeysetList<Profile> {
-    return new BuilderKeysetList<Profile>({
+  list(productID: string): KeysetList<Profile> {
+    return new KeysetList<Profile>({
       query: () =>
         this.dataSource
           .getRepository(Profile)

@@ -6,7 +6,7 @@ import { ErasedWords, wordsOf } from './erased-words';
 import type { ReportCode } from './report-code.entity';
 import { CodeTally, currentShape, segmentsOf, type StoredResult } from './report-codes';
 import { ReportCodesRepository } from './report-codes.repository';
-import { ReportsRepository, type InviteFigures, type StoredReportRow } from './reports.repository';
+import { ReportsRepository, type InviteFigures, type StoredReport } from './reports.repository';
 
 /** An invite being erased, with what it said (read before its transcript is cleared). */
 export interface ErasedInvite {
@@ -88,7 +88,7 @@ export class ReportErasure {
   }
 
   /** One stored report without the erased invites; false when nothing of theirs was in it (it is not written). */
-  async takeOut(db: EntityManager, report: StoredReportRow, erased: readonly ErasedInvite[], now: Date): Promise<boolean> {
+  async takeOut(db: EntityManager, report: StoredReport, erased: readonly ErasedInvite[], now: Date): Promise<boolean> {
     const links = erased.map((e) => e.linkID);
     const gone = new Set(links);
     const result = currentShape(JSON.parse(report.result) as StoredResult);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, In, Not, IsNull, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Owned } from '../access/access-rule';
-import { BuilderKeysetList } from '../common/keyset';
+import { KeysetList } from '../common/keyset';
 import { FOR_UPDATE, forUpdate, sqlDate } from '../database/column-types';
 import type { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
@@ -65,13 +65,8 @@ export interface InviteFigures {
   flagged: number;
 }
 
-/** A stored result an erasure may edit. */
-export interface StoredReportRow {
-  reportID: string;
-  interviewID: string;
-  asOf: Date;
-  result: string;
-}
+/** A stored result an erasure may edit: a completed report's, so its asOf and result are set. */
+export type StoredReport = Pick<Report, 'reportID' | 'interviewID'> & { asOf: Date; result: string };
 
 /** The reports and report_shares tables: the API's reads, the workers' claims and the share links. */
 @Injectable()
@@ -97,8 +92,8 @@ export class ReportsRepository {
   }
 
   /** An interview's reports, in the lists' order. */
-  list(interviewID: string): BuilderKeysetList<ReportWithProduct, Report> {
-    return new BuilderKeysetList<ReportWithProduct, Report>({
+  list(interviewID: string): KeysetList<ReportWithProduct, Report> {
+    return new KeysetList<ReportWithProduct, Report>({
       query: () => this.withProduct(this.dataSource.manager).where('r.interviewID = :interviewID', { interviewID }),
       keys: { created: 'r.createdAt', id: 'r.reportID' },
       keyOf: (r) => ({ createdAt: r.createdAt, id: r.reportID }),
@@ -248,8 +243,8 @@ export class ReportsRepository {
   }
 
   /** The interviews' completed reports with their results, locked (MySQL) until the caller's transaction ends: an erasure edits them. */
-  async storedResults(db: EntityManager, interviewIDs: readonly string[]): Promise<StoredReportRow[]> {
-    const out: StoredReportRow[] = [];
+  async storedResults(db: EntityManager, interviewIDs: readonly string[]): Promise<StoredReport[]> {
+    const out: StoredReport[] = [];
     for (let i = 0; i < interviewIDs.length; i += IN_CHUNK) {
       const reports = await db.getRepository(Report).find({
         select: { reportID: true, interviewID: true, asOf: true, result: true },

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, LessThanOrEqual, type DataSource, type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { viewersOfSql } from '../access/access-rule';
-import { BuilderKeysetList, SqlCondition, namedCondition } from '../common/keyset';
+import { KeysetList, SqlCondition, namedCondition } from '../common/keyset';
 import { IN_CHUNK } from '../common/limits';
 import { forUpdate } from '../database/column-types';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './webhook.entity';
@@ -59,8 +59,8 @@ export class WebhooksRepository {
     return found;
   }
 
-  listEndpoints(filter: { orgID?: string; userID?: string }, scope: SqlCondition | undefined): BuilderKeysetList<EndpointView, WebhookEndpoint> {
-    return new BuilderKeysetList<EndpointView, WebhookEndpoint>({
+  listEndpoints(filter: { orgID?: string; userID?: string }, scope: SqlCondition | undefined): KeysetList<EndpointView, WebhookEndpoint> {
+    return new KeysetList<EndpointView, WebhookEndpoint>({
       query: () => {
         const query = this.endpointsQuery();
         if (filter.orgID !== undefined) query.andWhere('w.orgID = :orgID', { orgID: filter.orgID });
@@ -125,8 +125,8 @@ export class WebhooksRepository {
     return { ...delivery, owner: { orgID: webhook!.orgID, userID: webhook!.userID }, webhookStatus: webhook!.status };
   }
 
-  listDeliveries(webhookID: string): BuilderKeysetList<DeliveryView> {
-    return new BuilderKeysetList<DeliveryView>({
+  listDeliveries(webhookID: string): KeysetList<DeliveryView> {
+    return new KeysetList<DeliveryView>({
       query: () =>
         this.deliveries
           .createQueryBuilder('d')
