@@ -110,9 +110,6 @@ export const FOR_UPDATE = MYSQL ? ({ lock: { mode: 'pessimistic_write' } } as co
 /** The same for raw SQL: appended to a SELECT. */
 export const FOR_UPDATE_SQL = MYSQL ? ' FOR UPDATE' : '';
 
-/** Locks the rows no other transaction holds and passes over the rest (MySQL 8, MariaDB 10.6+): work queues. */
-export const FOR_UPDATE_SKIP_LOCKED_SQL = MYSQL ? ' FOR UPDATE SKIP LOCKED' : '';
-
 /**
  * The same for a QueryBuilder: locks the rows it reads until the transaction ends (MySQL); with
  * `skipLocked`, passes over rows another transaction holds and takes the rest (work queues).
@@ -124,12 +121,3 @@ export function forUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>,
   return query;
 }
 
-/** Runs an UPDATE or DELETE and answers how many rows it changed (both drivers report it this way). */
-export async function affectedRows(db: EntityManager, sql: string, params: unknown[]): Promise<number> {
-  const runner = db.queryRunner ?? db.dataSource.createQueryRunner();
-  try {
-    return (await runner.query(sql, params, true)).affected ?? 0;
-  } finally {
-    if (!db.queryRunner) await runner.release();
-  }
-}

@@ -4,7 +4,7 @@ import { Brackets, In, Not, IsNull, type DataSource, type EntityManager, type Se
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Owned } from '../access/access-rule';
 import { KeysetList } from '../common/keyset';
-import { FOR_UPDATE, forUpdate, sqlDate } from '../database/column-types';
+import { FOR_UPDATE, forUpdate } from '../database/column-types';
 import type { Interview } from '../interviews/interview.entity';
 import { Invite } from '../invites/invite.entity';
 import type { InviteStatus } from '../domain/invite-status';
@@ -198,10 +198,9 @@ export class ReportsRepository {
    * interview completed by then took. An erasure recounts with the same query.
    */
   async figuresAt(db: EntityManager, interviewID: string, asOf: Date): Promise<InviteFigures> {
-    const at = sqlDate(asOf);
     const startedBy = 'i.started_on IS NOT NULL AND i.started_on <= :at';
     const base = () =>
-      db.getRepository(Invite).createQueryBuilder('i').where('i.interview_id = :interviewID AND i.created_at <= :at AND i.erased_on IS NULL', { interviewID, at });
+      db.getRepository(Invite).createQueryBuilder('i').where('i.interview_id = :interviewID AND i.created_at <= :at AND i.erased_on IS NULL', { interviewID, at: asOf });
     const rows = await base()
       .select(
         "CASE WHEN i.status = 'completed' AND i.completed_on <= :at THEN 'completed' " +
@@ -237,7 +236,7 @@ export class ReportsRepository {
       .select('i.link_id', 'linkID')
       .addSelect('i.segment', 'segment')
       .addSelect("CASE WHEN i.status = 'completed' AND i.completed_on <= :at THEN 1 ELSE 0 END", 'completed')
-      .where('i.interview_id = :interviewID AND i.created_at <= :at AND i.erased_on IS NULL AND i.segment IS NOT NULL', { interviewID, at: sqlDate(asOf) })
+      .where('i.interview_id = :interviewID AND i.created_at <= :at AND i.erased_on IS NULL AND i.segment IS NOT NULL', { interviewID, at: asOf })
       .getRawMany<{ linkID: string; segment: string; completed: number | string }>();
     return rows.map((r) => ({ linkID: r.linkID, segment: r.segment, completed: Number(r.completed) === 1 }));
   }
