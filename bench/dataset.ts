@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
 import { BIG_LIST_INVITES, BIG_LIST_TURNS, seedBigList } from './biglist';
-import { STUDY_INVITES, STUDY_QUESTIONS, seedStudy, studyGuidelines } from './insights';
+import { STUDY_INVITES, STUDY_QUESTIONS, seedStudy, studyGuidelines } from './study';
 import { inTransaction } from './baseline/transaction';
 import { DataSource } from 'typeorm';
 import { hashToken } from '../src/auth/token-cache';

@@ -30,7 +30,7 @@ import { Yielder } from '../src/reports/analysis/yielder';
 import type { AnswerInsights } from '../src/reports/report-answers';
 import { ROOT, log } from './cli';
 import { ari, nmi } from './cluster-metrics';
-import { STUDY_ANSWERS, STUDY_INVITES, STUDY_QUESTIONS, studyGuidelines, studyTranscript } from './insights';
+import { STUDY_ANSWERS, STUDY_INVITES, STUDY_QUESTIONS, studyGuidelines, studyTranscript } from './study';
 import { RssSampler, rssMb } from './processes';
 import type { ExtraSection } from './report';
 

@@ -10,7 +10,7 @@ import { Dataset, PURGE_PAUSE_MS, RoomState, resetRoom, settleAfterCleanup } fro
 import type { LoadConfig, LoadResult } from './load';
 import { OPS, Op, SCALING, ScaleCase, headersFor } from './operations';
 import { RssSampler, Server, assertAlive, http, serves, track, waitQuiet } from './processes';
-import { fmt, median, ms } from './report';
+import { fmt, median, ms } from './numbers';
 
 export interface Measurement extends LoadResult {
   peakRssMb: number;

@@ -7,17 +7,9 @@ import { cpus, release, totalmem } from 'node:os';
 import { Options, ROOT, warmupSeconds } from './cli';
 import type { Measurement, OpRuns, ScaleRuns } from './measure';
 import { GROWTH_TARGET, P99_TARGET, type Target } from './operations';
+import { fmt, median, ms } from './numbers';
 import { serves } from './processes';
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-export const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
-export const ms = (x: number) => fmt(x, x < 10 ? 2 : x < 100 ? 1 : 0);
 
 interface Summary {
   rps: number;

@@ -26,7 +26,8 @@ import { ObservabilityRun, measureObservability, observabilitySection } from './
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit, waitQuiet } from './processes';
-import { describeCommit, describeMachine, fmt, report } from './report';
+import { fmt } from './numbers';
+import { describeCommit, describeMachine, report } from './report';
 
 /** The servers compared, the service first: every ratio in the report is the service's over another's. */
 function serverSpecs(): ServerSpec[] {
