@@ -237,7 +237,7 @@ export function qualitySection(run: QualityRun): ExtraSection {
       '',
       `yelp_labelled (1,000 restaurant-review sentences, each clearly positive or negative): sign agreement ${num(run.yelp.agreement, 3)} with ${run.yelp.method} (${run.yelp.neutral} scored neutral or not at all, each a miss); VADER's compound as the service used it before: ${num(run.yelp.vaderAgreement, 3)}.`,
       '',
-      'CPU time: user + system time of the process over the run, the worker thread\'s included. The worker rests as long as it works only while this process\'s event loop is busy (here, while it hands the pages over), so on a quiet machine the wall time is a little over the CPU time; on a busy one, more.',
+      'CPU time: user + system time of the process over the run, the worker thread\'s included. The worker rests as long as it works only while this process serves 20 requests a second or more (here it serves none), so on a quiet machine the wall time is about the CPU time; on a busy one, more.',
       '',
       '| at scale, through the worker thread (paced as in production) | time | CPU time | RSS growth (this process, the worker\'s heap included) | themes | targets |',
       '|---|--:|--:|--:|--:|---|',

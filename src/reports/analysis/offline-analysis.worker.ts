@@ -31,8 +31,8 @@ if (process.platform === 'linux') {
  * low priority does not cover what its work sets going elsewhere: V8's garbage collection and compiler
  * threads, and the service's thread and the database reading the pages it asks for. Measured on 2
  * cores with products/getOne at 200 req/s while a 100,000-answer report ran, p99 was 8-23 ms against
- * 4-12 ms idle without rest, and 6-7 ms (1.3-1.5× idle, 5 rounds) with it. While the service is idle
- * it only gives way a turn, to take in the pages sent to it.
+ * 4-12 ms idle without rest, and 6-7 ms (1.3-1.5× idle, 5 rounds) with it. While it is not, it only gives way a
+ * turn, to take in the pages sent to it.
  */
 const WORK_MS = 10;
 const REST_MS = 10;

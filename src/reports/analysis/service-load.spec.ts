@@ -1,29 +1,50 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ServiceLoad, serviceBusy } from './service-load';
 
 describe('ServiceLoad', () => {
-  it('counts as busy before its first sample and once stopped', () => {
+  it('counts as busy before its first update and once stopped', () => {
     const load = new ServiceLoad();
     const busy = serviceBusy(load.buffer);
     expect(busy()).toBe(true);
-    load.record(0, 1_000);
+    load.update(1_000);
     expect(busy()).toBe(false);
     load.stop();
     expect(busy()).toBe(true);
   });
 
-  it('is busy from a window with work in it until a second passes without one', () => {
+  it('is busy while the last second held 20 requests or more: a steady load, not a client polling progress', () => {
     const load = new ServiceLoad();
     const busy = serviceBusy(load.buffer);
-    load.record(0.001, 10);
+    // Ten polls a second: idle.
+    for (let at = 0; at < 2_000; at += 100) load.arrived(at);
+    load.update(2_000);
     expect(busy()).toBe(false);
-    load.record(0.5, 20);
+    // 200 requests a second for a tenth of a second (20): busy, until the first of them is a second old.
+    for (let at = 2_000; at < 2_100; at += 5) load.arrived(at);
+    load.update(2_100);
     expect(busy()).toBe(true);
-    load.record(0, 1_019);
+    load.update(2_999);
     expect(busy()).toBe(true);
-    load.record(0, 1_020);
+    load.update(3_000);
     expect(busy()).toBe(false);
-    // A request's 0.2 ms in a 10 ms window is work.
-    load.record(0.02, 1_030);
-    expect(busy()).toBe(true);
+  });
+
+  it('hears the requests of the process\'s HTTP servers', async () => {
+    const load = new ServiceLoad();
+    const busy = serviceBusy(load.buffer);
+    const server = createServer((_, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    load.start();
+    try {
+      const get = () => new Promise<void>((resolve, reject) => request({ port, host: '127.0.0.1', agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+      for (let i = 0; i < 25; i++) await get();
+      load.update(performance.now());
+      expect(busy()).toBe(true);
+    } finally {
+      load.stop();
+      server.close();
+    }
   });
 });
