@@ -28,7 +28,8 @@ export interface InterviewRow {
 
 const INVITE_COLUMNS =
   'i.link_id AS linkID, i.interview_id AS interviewID, i.product_id AS productID, i.org_id AS orgID, i.user_info AS userInfo, ' +
-  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation';
+  'i.status AS status, i.created_at AS createdAt, i.completed_on AS completedOn, i.expires_on AS expiresAt, i.conversation AS conversation, ' +
+  'i.source AS source, i.participant_id AS participantID, i.segment AS segment, i.passthrough AS passthrough, i.screener AS screener, i.quality AS quality';
 export const INVITE_WITH_OWNER_BY_ID = `SELECT ${INVITE_COLUMNS}, p.org_id AS ownerOrgID, p.user_id AS ownerUserID FROM invites i INNER JOIN products p ON p.id = i.product_id WHERE i.link_id = ?`;
 export const INVITE_LIST = `SELECT ${INVITE_COLUMNS} FROM invites i`;
 export const INVITE_KEYS = { created: 'i.created_at', id: 'i.link_id' } as const;
@@ -60,6 +61,12 @@ export interface InviteRow {
   completedOn: Date | string | null;
   expiresAt: Date | string;
   conversation: string;
+  source: string;
+  participantID: string | null;
+  segment: string | null;
+  passthrough: string | null;
+  screener: string | null;
+  quality: string | null;
 }
 
 export interface RoomInviteRow extends InviteRow {
@@ -93,5 +100,11 @@ export function inviteFromRow(r: InviteRow) {
     completed_on: r.completedOn === null ? null : rawDate(r.completedOn).toISOString(),
     expires_on: rawDate(r.expiresAt).toISOString(),
     conversation: JSON.parse(r.conversation),
+    source: r.source,
+    participantID: r.participantID,
+    segment: r.segment,
+    passthrough: r.passthrough === null ? null : JSON.parse(r.passthrough),
+    screener: r.screener === null ? null : JSON.parse(r.screener),
+    quality: r.quality === null ? null : JSON.parse(r.quality),
   };
 }

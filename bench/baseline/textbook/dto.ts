@@ -92,4 +92,10 @@ export interface InviteView {
   completed_on: string | null;
   expires_on: string;
   conversation: unknown;
+  source: string;
+  participantID: string | null;
+  segment: string | null;
+  passthrough: Record<string, string> | null;
+  screener: unknown[] | null;
+  quality: unknown;
 }

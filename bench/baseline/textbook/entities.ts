@@ -145,6 +145,24 @@ export class Invite {
   @Column({ type: 'mediumtext', transformer: json })
   conversation: ConversationTurn[];
 
+  @Column()
+  source: string;
+
+  @Column({ name: 'participant_id', type: 'varchar', nullable: true })
+  participantID: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  segment: string | null;
+
+  @Column({ type: 'text', nullable: true, transformer: json })
+  passthrough: Record<string, string> | null;
+
+  @Column({ type: 'text', nullable: true, transformer: json })
+  screener: unknown[] | null;
+
+  @Column({ type: 'text', nullable: true, transformer: json })
+  quality: unknown;
+
   @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
   updatedAt: Date;
 }

@@ -18,6 +18,12 @@ export function toInviteView(i: Invite): InviteView {
     completed_on: i.completedOn ? i.completedOn.toISOString() : null,
     expires_on: i.expiresOn.toISOString(),
     conversation: i.conversation,
+    source: i.source,
+    participantID: i.participantID,
+    segment: i.segment,
+    passthrough: i.passthrough,
+    screener: i.screener,
+    quality: i.quality,
   };
 }
 
