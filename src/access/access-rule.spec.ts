@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { Product } from '../products/product.entity';
 import { Owned, canSee, endpointViewer, ownedWithin, productScopeSql, viewersOfSql } from './access-rule';
+import { migrations } from '../database/migrations';
 
 const admin: Principal = { tokenId: 't-admin', isAdmin: true, orgID: null, userID: null };
 const orgOnly: Principal = { tokenId: 't-org', isAdmin: false, orgID: 'org_a', userID: null };
@@ -93,7 +94,8 @@ describe(ownedWithin.name, () => {
   it('keeps the records the filter asks for (orgID and userID ANDed) that the viewer can see', async () => {
     const owners: Owned[] = [];
     for (const orgID of ['org_a', 'org_b', null]) for (const userID of ['user_1', 'user_2', null]) owners.push({ orgID, userID });
-    const db = await new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [Product], synchronize: true }).initialize();
+    // The schema as the migrations make it (they own it), not as the entity would be synchronised.
+    const db = await new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [Product], migrations, migrationsRun: true }).initialize();
     try {
       const at = new Date();
       await db.getRepository(Product).insert(owners.map((o, i) => ({ productID: `p${i}`, name: 'n', desc: null, url: null, imageLink: null, ...o, createdAt: at, updatedAt: at })));

@@ -11,6 +11,7 @@ import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './i
 import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
+import type { AnswerSource } from './answer-rows';
 
 /** What the API shows of an invite: its lists read these columns only (turn data, answer counts and the rest stay unread). */
 export const INVITE_FIELDS = [
@@ -74,17 +75,7 @@ export type InviteEvent = Pick<Invite, 'linkID' | 'interviewID' | 'productID' | 
  * analysis worker, which parses them there, off the thread that serves requests (OfflineAnalysisRunner);
  * parsed here, they would cost the event loop the parse and a structured clone of every transcript.
  */
-export interface AnswerSourceRow {
-  linkID: string;
-  createdAt: Date;
-  status: InviteStatus;
-  startedOn: Date | null;
-  completedOn: Date | null;
-  language: string | null;
-  userInfo: string | null;
-  conversation: string;
-  turnMeta: string | null;
-}
+export type AnswerSourceRow = Omit<AnswerSource, 'userInfo' | 'conversation' | 'turnMeta'> & { userInfo: string | null; conversation: string; turnMeta: string | null };
 
 /** How many invites of an interview are in each status, how many ever started, and how many answers they hold. */
 export interface InterviewTally {
