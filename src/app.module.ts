@@ -29,6 +29,7 @@ import { ReportsModule } from './reports/reports.module';
 import { RoomModule } from './room/room.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { VoiceModule } from './voice/voice.module';
+import { TracingHttpModule } from './tracing/tracing-http.module';
 
 const API = { path: 'v1/*path', method: RequestMethod.ALL };
 
@@ -40,7 +41,8 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
  */
 @Module({
   imports: [
-    // First, so that a request's time includes the other middleware.
+    // First, so that a request's span and time include the other middleware.
+    TracingHttpModule,
     MetricsHttpModule,
     AuthModule,
     RateLimitModule,

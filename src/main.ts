@@ -1,5 +1,5 @@
 import './config/load-env';
-import { stopTracing } from './tracing';
+import { stopTracing } from './tracing/tracing';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig } from './config/app-config';

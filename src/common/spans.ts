@@ -1,7 +1,7 @@
 import { Attributes, Span, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /** The service's own tracer: without OTEL_EXPORTER_OTLP_ENDPOINT the API's no-op one, which costs nearly nothing. */
-const tracer = trace.getTracer('interview-research-service');
+export const serviceTracer = trace.getTracer('interview-research-service');
 
 /**
  * Runs `work` in a span of its own (a child of the active one; `root` for background work, which may
@@ -10,7 +10,7 @@ const tracer = trace.getTracer('interview-research-service');
  * (which may quote input). Attributes must hold nothing personal: names of agents, event types, statuses.
  */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>, options: { root?: boolean } = {}): Promise<T> {
-  return tracer.startActiveSpan(name, { attributes, root: options.root }, async (span) => {
+  return serviceTracer.startActiveSpan(name, { attributes, root: options.root }, async (span) => {
     try {
       return await work(span);
     } catch (error) {

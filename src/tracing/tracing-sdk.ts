@@ -1,35 +1,15 @@
 // Loaded by tracing.ts only when tracing is on: the SDK and its instrumentations take half a second to load.
-import { ClientRequest, type IncomingMessage } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import type { Span } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, envDetector, resourceFromAttributes, serviceInstanceIdDetector } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { name as packageName, version } from '../package.json';
-import { NO_ROUTE, routeOf } from './common/logging';
-import { otlpSignals } from './config/tracing-env';
+import { name as packageName, version } from '../../package.json';
+import { otlpSignals } from '../config/tracing-env';
+import { traceQueries } from './query-spans';
 
 const REDACTED = '(redacted)';
-
-/**
- * The server span's name and attributes once it is answered: named by its route template, as the
- * semantic conventions say (`GET /v1/products/getOne`; an unrouted request keeps the method alone),
- * with what the path and query may hold (a linkID, a shareID) replaced by the template, and the client
- * address Express derives (TRUST_PROXY) instead of one read from a header any client can send.
- */
-function finishServerSpan(span: Span, request: IncomingMessage): void {
-  const route = routeOf(request);
-  if (route !== NO_ROUTE) {
-    span.updateName(`${request.method ?? 'GET'} ${route}`);
-    span.setAttribute('http.route', route);
-  }
-  span.setAttribute('url.path', route);
-  span.setAttribute('http.target', route);
-  if (request.url?.includes('?')) span.setAttribute('url.query', REDACTED);
-  const ip = (request as IncomingMessage & { ip?: string }).ip;
-  if (ip) span.setAttribute('client.address', ip);
-}
 
 /** An outgoing request's span keeps the origin it went to, not the path or query (a webhook URL may hold a secret). */
 function scrubClientSpan(span: Span, request: ClientRequest): void {
@@ -62,18 +42,10 @@ export function startTracing(): NodeSDK {
     ...(signals.metrics ? {} : { metricReaders: [] }),
     ...(signals.logs ? {} : { logRecordProcessors: [] }),
     instrumentations: [
-      new HttpInstrumentation({
-        // Incoming: the service's requests. Outgoing (node:http): webhook sends, whose URL is a customer's.
-        applyCustomAttributesOnSpan: (span, request) => {
-          if (request instanceof ClientRequest) scrubClientSpan(span, request);
-          else finishServerSpan(span, request);
-        },
-      }),
-      // No Express instrumentation: the server span takes its route template from Express's own
-      // req.route (above), and the spans Express's instrumentation adds (one per Nest middleware and
-      // handler layer, six for a products/getOne) told nothing the request's span does not, while
-      // making that read cost more than twice as much traced as untraced (bench/README.md).
-      new MySQL2Instrumentation({ maskStatement: true }),
+      // Outgoing calls only (node:http): webhook sends, whose URL is a customer's. The server span of
+      // each request is RequestSpanMiddleware's: the instrumentation's incoming side wrapped every
+      // request's emitters and computed its attributes even for the nine in ten the sampler drops.
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, applyCustomAttributesOnSpan: (span, request) => scrubClientSpan(span, request as ClientRequest) }),
       // Given before the span starts, these replace the full URL, path and query it would record.
       new UndiciInstrumentation({
         startSpanHook: (request) => ({ 'url.full': request.origin, 'url.path': REDACTED, 'url.query': request.path.includes('?') ? REDACTED : '' }),
@@ -81,5 +53,7 @@ export function startTracing(): NodeSDK {
     ],
   });
   sdk.start();
+  // Queries: from the channels mysql2 publishes, not by wrapping it (query-spans.ts).
+  traceQueries();
   return sdk;
 }

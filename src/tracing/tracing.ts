@@ -1,6 +1,6 @@
 // Side-effect import, right after load-env in main.ts and before anything else is loaded: the
-// instrumentations can only wrap modules (http, express, mysql2, undici) that are required after them.
-import { applyDefaultSampling, tracingEnabled } from './config/tracing-env';
+// instrumentations can only wrap modules (http, undici) that are required after them.
+import { applyDefaultSampling, tracingEnabled } from '../config/tracing-env';
 
 // Required, not imported, so that a process without tracing never loads the SDK (see tracing-sdk.ts).
 const sdk = tracingEnabled() ? start() : undefined;
