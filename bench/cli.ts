@@ -1,6 +1,6 @@
 /** The benchmark's command line: where things are, the options, and how it talks to the terminal. */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const USAGE = `Usage: DATABASE_URL=mariadb://user:password@host:3306/database npm run bench -- [options]
 
@@ -13,6 +13,12 @@ the same queries); see bench/README.md.
   --connections N  concurrent connections of the load generator (default 16)
   --rounds N       measurements per operation and server; the report shows medians (default 1)
   --skip-seed      reuse the dataset of a previous run (bench/results/dataset.json)
+  --compare DIR    one more server: an earlier build of the service, DIR a built checkout of it
+                   (its dist/src/main.js, run in DIR with its own node_modules; e.g. a git worktree
+                   of an older commit after \`npm ci && npm run build\` there), labelled by its commit
+                   ("service at <sha>"), measured in the same rounds on every operation and growth
+                   case; checked on status codes only (the service has since gained fields), and the
+                   report judges the service against it: no figure more than 5% worse
   --only insights  the insights section alone (export, report, latency during a report): the
                    service only, written to bench/results/insights.md; latest.md is left as it is
   --only quality   the insights quality section alone (banking77, yelp, a report over 100,000
@@ -45,6 +51,8 @@ export interface Options {
   skipSeed: boolean;
   /** One section alone instead of the whole run: insights (issue 19's figures) or quality (issue 29's). */
   only?: 'insights' | 'quality';
+  /** --compare: a built checkout of an earlier commit of the service, measured beside this one (issue 30). */
+  compare?: string;
 }
 
 /** The unrecorded warm-up before each measurement under load: 1 to 2 s. */
@@ -75,6 +83,12 @@ export function parseArgs(argv: string[]): Options {
       o.only = value;
       continue;
     }
+    if (arg === '--compare' || arg.startsWith('--compare=')) {
+      const value = arg === '--compare' ? argv[++i] : arg.slice('--compare='.length);
+      if (!value || value.startsWith('--')) throw new UsageError(`--compare takes the directory of a built checkout\n\n${USAGE}`);
+      o.compare = resolve(value);
+      continue;
+    }
     const [flag, inline] = arg.split('=', 2);
     const limit = Object.hasOwn(limits, flag) ? limits[flag] : undefined;
     if (!limit) throw new UsageError(`unknown option "${arg}"\n\n${USAGE}`);
@@ -84,6 +98,8 @@ export function parseArgs(argv: string[]): Options {
     }
     (o as unknown as Record<string, number>)[limit[0]] = Number(value);
   }
+  // The sections --only runs are the service's alone: there is nothing to compare the earlier build on.
+  if (o.only && o.compare) throw new UsageError(`--compare measures the whole run, not --only ${o.only}\n\n${USAGE}`);
   return o;
 }
 

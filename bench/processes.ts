@@ -62,6 +62,13 @@ export interface ServerSpec {
   operations?: readonly string[];
   /** The built entry point, run with this Node. */
   script: string;
+  /** Where it runs: this checkout unless another (--compare: an earlier build, with its own node_modules). */
+  cwd?: string;
+  /**
+   * An earlier build of the service (--compare): checked on status codes, not bodies (the service has
+   * gained fields since), and judged against, not by, the targets set on textbook Nest.
+   */
+  earlier?: boolean;
   env: NodeJS.ProcessEnv;
   /** One line for the report's header: what runs and how. */
   description: string;
@@ -125,7 +132,7 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
   const port = await freePort();
   const logFile = join(RESULTS, `${spec.name}.log`);
   const fd = openSync(logFile, 'w');
-  const child = track(spawn(process.execPath, [spec.script], { cwd: ROOT, env: { ...spec.env, PORT: String(port) }, stdio: ['ignore', fd, fd] }));
+  const child = track(spawn(process.execPath, [spec.script], { cwd: spec.cwd ?? ROOT, env: { ...spec.env, PORT: String(port) }, stdio: ['ignore', fd, fd] }));
   closeSync(fd);
   const deadline = Date.now() + 60_000;
   for (;;) {

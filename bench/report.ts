@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, release, totalmem } from 'node:os';
 import { Options, ROOT, warmupSeconds } from './cli';
 import type { Measurement, OpRuns, ScaleRuns } from './measure';
-import { GROWTH_TARGET, P99_TARGET, type Target } from './operations';
+import { EARLIER_TARGET, GROWTH_TARGET, P99_TARGET, type Target } from './operations';
 import { fmt, median, ms } from './numbers';
 import { serves } from './processes';
 
@@ -47,6 +47,8 @@ interface Named {
   phrase: string;
   /** The operation keys it serves; all when absent. */
   operations?: readonly string[];
+  /** An earlier build of the service (--compare): judged by its own section, every figure within EARLIER_TARGET. */
+  earlier?: boolean;
 }
 
 /** A measurement of the service alone (lists at scale, reports, exports...): its own section and targets. */
@@ -186,6 +188,47 @@ export function report(
     '',
   );
 
+  // --compare (issue 30: "no figure worse than 5% below today's"): every figure measured on both, the service's against the earlier build's.
+  for (const earlier of refs.filter((r) => r.earlier)) {
+    const low = 1 - EARLIER_TARGET;
+    const high = 1 + EARLIER_TARGET;
+    const figures: { what: string; now: number; then: number; ok: boolean; why?: string }[] = [];
+    // Failed requests make a figure incomparable (an error answers faster than the work), and so does none
+    // answered (createInvites of 1,000 can take longer than a short --duration): named, and not met.
+    const figure = (what: string, now: number, then: number, failures: number, within: boolean) => {
+      const why = failures > 0 ? 'failed requests' : [now, then].every((x) => Number.isFinite(x) && x > 0) ? undefined : 'not measured';
+      figures.push({ what, now, then, ok: !why && within, why });
+    };
+    for (const { op, s } of summaries.filter(({ op }) => serves(earlier, op.key))) {
+      const [now, then] = [s[subject.name], s[earlier.name]];
+      figure(`${op.label}, req/s`, now.rps, then.rps, now.failures + then.failures, now.rps >= low * then.rps);
+      figure(`${op.label}, p99 ms`, now.p99, then.p99, now.failures + then.failures, now.p99 <= high * then.p99);
+    }
+    for (const { c, runs } of scaling.filter(({ c }) => serves(earlier, c.key))) {
+      const [now, then] = [median(runs[subject.name]), median(runs[earlier.name])];
+      figure(`${c.key} × ${fmt(c.rows)}, ms/request`, now, then, 0, now <= high * then);
+    }
+    lines.push(`## Against an earlier build: ${subject.phrase} against ${earlier.phrase} (${rounds})`, '');
+    lines.push(row(['figure', subject.label, earlier.label, `${subject.label} ÷ ${earlier.label}`, `within ${fmt(EARLIER_TARGET * 100)}%`]), align(1, 4));
+    for (const f of figures) {
+      const value = (x: number) => (f.what.endsWith('req/s') ? fmt(x) : ms(x));
+      lines.push(row([f.what, value(f.now), value(f.then), f.why ? '–' : fmt(f.now / f.then, 2), f.why ? `no (${f.why})` : f.ok ? 'yes' : 'NO']));
+    }
+    lines.push(
+      '',
+      `Every figure the two both measured, from the tables above: req/s (higher is better) at least ${fmt(low, 2)} × ${earlier.phrase}'s, ` +
+        `p99 and the growth cases' time per request (lower is better) at most ${fmt(high, 2)} ×. ` +
+        `A 5% bound is within the noise of one round on a busy machine: judge it on --rounds 3 or more with the load average low.`,
+      '',
+    );
+    const worse = figures.filter((f) => !f.ok).map((f) => `${f.what} ${f.why ? `(${f.why})` : `${fmt(f.now / f.then, 2)}×`}`);
+    add(
+      earlier,
+      `no figure more than ${fmt(EARLIER_TARGET * 100)}% worse than ${earlier.phrase}'s: ${verdict(worse.length === 0)}: ` +
+        (worse.length ? `${worse.length} of ${figures.length} figures worse: ${worse.join('; ')}` : `all ${figures.length} figures within it`),
+    );
+  }
+
   for (const extra of extras) lines.push(`## ${extra.title}`, '', ...extra.lines, '');
 
   const rss = servers.map((x) => `${x.label} ${fmt(Math.max(...summaries.map(({ s }) => s[x.name].rss)))} MB`).join(', ');
@@ -208,9 +251,9 @@ export function report(
   return { md: lines.join('\n'), verdicts: all };
 }
 
-/** The commit checked out, "(clean)" only when `git status --porcelain` prints nothing. */
-export function describeCommit(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+/** The commit checked out (here, or in another checkout: --compare's), "(clean)" only when `git status --porcelain` prints nothing. */
+export function describeCommit(dir = ROOT): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     const commit = git('rev-parse', '--short', 'HEAD');
     return git('status', '--porcelain') === '' ? `${commit} (clean)` : `${commit} with uncommitted changes`;

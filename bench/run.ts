@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { createPool, type RowDataPacket } from 'mysql2/promise';
-import { LOAD_MAIN, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
+import { LOAD_MAIN, Options, RESULTS, ROOT, UsageError, log, parseArgs } from './cli';
 import { Dataset, ROOM_QUESTIONS, ROOM_START_TURNS, cleanWrites, databaseName, prepareDataset, resetRoom } from './dataset';
 import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './biglist';
 import { InsightsRun, insightsSection, measureInsights } from './insights';
@@ -30,29 +30,30 @@ import { fmt } from './numbers';
 import { describeCommit, describeMachine, report } from './report';
 
 /** The servers compared, the service first: every ratio in the report is the service's over another's. */
-function serverSpecs(): ServerSpec[] {
+function serverSpecs(o: Options): ServerSpec[] {
   const env = { ...process.env, NODE_ENV: 'production' };
-  return [
-    {
-      name: 'service',
-      label: 'service',
-      phrase: 'the service',
-      script: join(ROOT, 'dist', 'src', 'main.js'),
-      env: {
-        ...env,
-        LOG_LEVEL: 'info',
-        MIGRATIONS_RUN: 'false',
-        // The rate limits (per token; the room's per address and per link) stay on, their cost is part
-        // of the service, but out of reach.
-        RATE_LIMIT_MAX: '1000000',
-        ROOM_RATE_LIMIT_MAX: '1000000',
-        ROOM_LINK_RATE_LIMIT_MAX: '1000000',
-        RATE_LIMIT_WINDOW_SECONDS: '1',
-      },
-      description:
-        'node dist/src/main.js, NODE_ENV=production, LOG_LEVEL=info (stdout to bench/results/service.log), ' +
-        'rate limits on but out of reach: RATE_LIMIT_MAX, ROOM_RATE_LIMIT_MAX and ROOM_LINK_RATE_LIMIT_MAX 1000000 per 1 s',
+  const service: ServerSpec = {
+    name: 'service',
+    label: 'service',
+    phrase: 'the service',
+    script: join(ROOT, 'dist', 'src', 'main.js'),
+    env: {
+      ...env,
+      LOG_LEVEL: 'info',
+      MIGRATIONS_RUN: 'false',
+      // The rate limits (per token; the room's per address and per link) stay on, their cost is part
+      // of the service, but out of reach.
+      RATE_LIMIT_MAX: '1000000',
+      ROOM_RATE_LIMIT_MAX: '1000000',
+      ROOM_LINK_RATE_LIMIT_MAX: '1000000',
+      RATE_LIMIT_WINDOW_SECONDS: '1',
     },
+    description:
+      'node dist/src/main.js, NODE_ENV=production, LOG_LEVEL=info (stdout to bench/results/service.log), ' +
+      'rate limits on but out of reach: RATE_LIMIT_MAX, ROOM_RATE_LIMIT_MAX and ROOM_LINK_RATE_LIMIT_MAX 1000000 per 1 s',
+  };
+  return [
+    service,
     {
       name: 'textbook',
       label: 'textbook Nest',
@@ -82,7 +83,31 @@ function serverSpecs(): ServerSpec[] {
       env,
       description: 'node dist/bench/baseline/server.js: node:http and a mysql2 pool, the same queries, token check and envelope',
     },
+    ...(o.compare ? [earlierSpec(service, o.compare)] : []),
   ];
+}
+
+/**
+ * --compare: an earlier build of the service, started as the service is (same environment, so the same
+ * database, log level and rate limits) but from its own checkout, where its node_modules are. Last, so
+ * that the order of the others is as without it.
+ */
+function earlierSpec(service: ServerSpec, dir: string): ServerSpec {
+  const script = join(dir, 'dist', 'src', 'main.js');
+  if (!existsSync(script)) throw new UsageError(`--compare ${dir}: ${script} is missing: build that checkout first (npm ci && npm run build there).`);
+  const commit = describeCommit(dir);
+  if (commit.startsWith('unknown')) throw new UsageError(`--compare ${dir}: not a git checkout; the report names the build by its commit.`);
+  const sha = commit.split(' ')[0];
+  return {
+    ...service,
+    name: `service-${sha}`,
+    label: `service at ${sha}`,
+    phrase: `the service at ${sha}`,
+    script,
+    cwd: dir,
+    earlier: true,
+    description: `node dist/src/main.js in ${dir}, ${commit}, with the service's environment; checked on status codes only (it lacks the fields added since)`,
+  };
 }
 
 /** What room/reply's numbers correspond to: how it loads its invites, and how long their transcripts grew. */
@@ -124,7 +149,7 @@ async function main(): Promise<void> {
     );
   }
   // --only insights: the service alone, the section's measurements alone.
-  const specs = o.only ? serverSpecs().slice(0, 1) : serverSpecs();
+  const specs = o.only ? serverSpecs(o).slice(0, 1) : serverSpecs(o);
   for (const file of [...specs.map((s) => s.script), LOAD_MAIN]) {
     if (!existsSync(file)) throw new UsageError(`${relative(ROOT, file)} is missing: run \`npm run build\` first (npm run bench does).`);
   }
@@ -183,7 +208,8 @@ async function main(): Promise<void> {
     await checkParity(servers, dataset, token);
     await cleanWrites(pool, dataset);
     await resetRoom(pool, dataset);
-    log(`All ${servers.length} servers answer alike every operation they serve.`);
+    const earlier = servers.filter((s) => s.earlier).map((s) => `, ${s.phrase} on status and rows only`);
+    log(`All ${servers.length} servers answer alike every operation they serve${earlier.join('')}.`);
 
     // 3. Measurements.
     log(`Measuring: about ${Math.ceil(estimateSeconds(o, servers) / 60)} min.`);
@@ -233,7 +259,7 @@ async function main(): Promise<void> {
   // 4. Report.
   const logSizes = servers.map((s) => `${s.name}.log ${fmt(statSync(s.logFile).size / 2 ** 20, 1)} MB`).join(', ');
   meta['total time'] = `${fmt((Date.now() - started) / 1000)} s (logs: ${logSizes})`;
-  const named = servers.map(({ name, label, phrase, operations }) => ({ name, label, phrase, operations }));
+  const named = servers.map(({ name, label, phrase, operations, earlier }) => ({ name, label, phrase, operations, earlier }));
   const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!), qualitySection(quality!), observabilitySection(observability!)]);
   writeFileSync(join(RESULTS, 'latest.md'), md);
   const raw = {
