@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OwnerFilter, ownedWithin } from '../access/access-rule';
 import { KeysetList, SqlCondition } from '../common/keyset';
-import { hydrator } from '../database/column-types';
+import { hydrator, persisted } from '../database/column-types';
 import { Product } from './product.entity';
 
 /** A new product: its fields without its identifier and times. */
@@ -29,12 +29,15 @@ export class ProductsRepository {
   private readonly byIdSql: string;
   /** Its rows' reader (the column lookups done once). */
   private readonly byIdRow: (row: Record<string, unknown>) => Product;
+  /** The table's name, quoted. */
+  private readonly table: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     const { columns, primaryColumns, tableName } = dataSource.getMetadata(Product);
     const q = (name: string) => dataSource.driver.escape(name);
     const select = columns.map((c) => `p.${q(c.databaseName)} AS ${q(c.propertyName)}`).join(', ');
     this.byIdRow = hydrator<Product>(dataSource.manager, Product);
+    this.table = q(tableName);
     this.byIdSql = `SELECT ${select} FROM ${q(tableName)} p WHERE p.${q(primaryColumns[0].databaseName)} = ?`;
   }
 
@@ -44,8 +47,17 @@ export class ProductsRepository {
     return row ? this.byIdRow(row) : null;
   }
 
+  /**
+   * One INSERT with the values as the columns store them (persisted), as the invites' writes do:
+   * Repository.insert builds the same statement on every call (a QueryBuilder, its parameters, the
+   * property names replaced in the SQL, then the entity updated with generated values a product has
+   * none of), which cost twice what sending it does (addOne's profile).
+   */
   async insert(productID: string, product: NewProduct, now: Date): Promise<void> {
-    await this.dataSource.getRepository(Product).insert({ ...product, productID, createdAt: now, updatedAt: now });
+    const db = this.dataSource.manager;
+    const { columns, params } = persisted(db, Product, { productID, ...product, createdAt: now, updatedAt: now });
+    const q = (name: string) => this.dataSource.driver.escape(name);
+    await db.query(`INSERT INTO ${this.table} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, params);
   }
 
   /** Many at once (the demo data), each with its own creation time. */
