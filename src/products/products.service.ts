@@ -16,7 +16,7 @@ import { ProductNotFoundException } from './products.errors';
 const OPTIONAL_FIELDS = ['desc', 'orgID', 'userID', 'url', 'imageLink'] as const;
 const OWNERS = ['orgID', 'userID'];
 
-function toDto(p: Product): ProductDto {
+function toDto(p: Omit<Product, 'updatedAt'>): ProductDto {
   return { productID: p.productID, name: p.name, desc: p.desc, orgID: p.orgID, userID: p.userID, url: p.url, imageLink: p.imageLink };
 }
 
