@@ -153,6 +153,8 @@ export class InvitesRepository {
    * own column names, and read back through the entities' column types (hydrated, persisted).
    */
   private readonly sql: { owned: string; room: string; state: string };
+  /** The invites table's name, quoted. */
+  private readonly table: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -160,6 +162,7 @@ export class InvitesRepository {
   ) {
     const of = (target: EntityTarget<ObjectLiteral>, alias: string, props: readonly string[], prefix = '') =>
       selectList(dataSource.getMetadata(target), alias, props, prefix);
+    this.table = dataSource.driver.escape(dataSource.getMetadata(Invite).tableName);
     this.sql = {
       owned:
         `SELECT ${of(Invite, 'i', INVITE_FIELDS)}, ${of(Product, 'p', ['orgID', 'userID'], 'p_')} ` +
@@ -258,19 +261,27 @@ export class InvitesRepository {
     return tally;
   }
 
-  /** New pending invites, in one transaction (all or none). */
+  /**
+   * New pending invites, in one transaction (all or none): one multi-row INSERT per INSERT_CHUNK rows,
+   * written here from the entity's column names with the values as its column types store them
+   * (persisted), as products/addOne does. Measured need: TypeORM's InsertQueryBuilder (even with
+   * updateEntity(false), only these columns named and chunks of 100) spent 40-63 ms building the SQL of
+   * 1,000 rows (a parameter per value, each set, looked up and substituted by name) where this takes
+   * ~8; createInvites 1000 was 1.36-1.84x ef242af's (MariaDB, sequential A/B medians).
+   */
   async insertPending(
     target: { interviewID: string; productID: string; orgID: string | null; segment?: string | null },
     linkIDs: string[],
     createdAt: Date,
     expiresAt: Date,
   ): Promise<void> {
-    const { interviewID, productID, orgID } = target;
-    const pending = (linkID: string): Partial<Invite> => ({
-      linkID,
-      interviewID,
-      productID,
-      orgID,
+    // Every row is the same but for its linkID: the values are converted by the columns' types once.
+    const db = this.dataSource.manager;
+    const { columns, params } = persisted(db, Invite, {
+      linkID: '',
+      interviewID: target.interviewID,
+      productID: target.productID,
+      orgID: target.orgID,
       segment: target.segment ?? null,
       status: 'pending',
       createdAt,
@@ -281,9 +292,15 @@ export class InvitesRepository {
       conversation: [],
       turnMeta: [],
     });
-    await transaction(this.dataSource, async (db) => {
+    const rest = params.slice(1);
+    const head = `INSERT INTO ${this.table} (${columns.map((c) => this.dataSource.driver.escape(c)).join(', ')}) VALUES `;
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    await transaction(this.dataSource, async (tx) => {
       for (let start = 0; start < linkIDs.length; start += INSERT_CHUNK) {
-        await this.insert(db, linkIDs.slice(start, start + INSERT_CHUNK).map(pending));
+        const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
+        const values: unknown[] = [];
+        for (const linkID of chunk) values.push(persisted(tx, Invite, { linkID }).params[0], ...rest);
+        await tx.query(head + new Array<string>(chunk.length).fill(row).join(', '), values);
       }
     });
   }
