@@ -1,4 +1,5 @@
 import type { ColumnType, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ENGINE } from '../config/engine';
 
 /**
@@ -67,13 +68,29 @@ export const jsonText: ValueTransformer = {
  * every call (see where it is used).
  */
 export function hydrated<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>, row: Record<string, unknown>): T {
+  return hydrator<T>(db, target)(row);
+}
+
+/**
+ * hydrated() for many rows of one SELECT: the entity's metadata is looked up once and each name's
+ * column once (TypeORM finds either by a linear search), not for every value of every row.
+ */
+export function hydrator<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>): (row: Record<string, unknown>) => T {
   const metadata = db.connection.getMetadata(target);
-  const out: Record<string, unknown> = {};
-  for (const key in row) {
-    const column = metadata.findColumnWithPropertyName(key);
-    if (column) out[key] = db.connection.driver.prepareHydratedValue(row[key], column);
-  }
-  return out as T;
+  const driver = db.connection.driver;
+  const columns = new Map<string, ColumnMetadata | null>();
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const key in row) {
+      let column = columns.get(key);
+      if (column === undefined) {
+        column = metadata.findColumnWithPropertyName(key) ?? null;
+        columns.set(key, column);
+      }
+      if (column) out[key] = driver.prepareHydratedValue(row[key], column);
+    }
+    return out as T;
+  };
 }
 
 /** The other way: an entity's values for a hand-written write, as its columns store them, with their column names. */
