@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { KeysetList } from '../common/keyset';
-import { FOR_UPDATE } from '../database/column-types';
+import { FOR_UPDATE, hydrator } from '../database/column-types';
 import { Product } from '../products/product.entity';
 import { Interview } from './interview.entity';
 
@@ -27,7 +27,31 @@ export type InterviewChanges = Partial<Omit<Interview, 'interviewID' | Stored>>;
 /** The interviews table. */
 @Injectable()
 export class InterviewsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /**
+   * findOwned's read (without lock), written once from the entities' column names and read back through
+   * their column types (hydrator), as invites/getOne's is. Measured need: every createInvites and
+   * invites/getList call reads its interview here first; a profile (MariaDB) put the QueryBuilder's
+   * build and entity transform of this one row at ~0.4 ms of CPU a call, about a third of createInvites
+   * 10's gap to ef242af (which read it with SQL text).
+   */
+  private readonly ownedSql: string;
+  private readonly interviewRow: (row: Record<string, unknown>) => Interview;
+  private readonly ownerRow: (row: Record<string, unknown>) => Product;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    const q = (name: string) => dataSource.driver.escape(name);
+    const interviews = dataSource.getMetadata(Interview);
+    const products = dataSource.getMetadata(Product);
+    const col = (metadata: typeof products, prop: string) => q(metadata.findColumnWithPropertyName(prop)!.databaseName);
+    const select = interviews.columns.map((c) => `i.${q(c.databaseName)} AS ${q(c.propertyName)}`);
+    for (const prop of ['orgID', 'userID']) select.push(`p.${col(products, prop)} AS ${q(`p_${prop}`)}`);
+    this.ownedSql =
+      `SELECT ${select.join(', ')} FROM ${q(interviews.tableName)} i INNER JOIN ${q(products.tableName)} p ` +
+      `ON p.${col(products, 'productID')} = i.${col(interviews, 'productID')} WHERE i.${col(interviews, 'interviewID')} = ?`;
+    this.interviewRow = hydrator<Interview>(dataSource.manager, Interview);
+    const owner = hydrator<Product>(dataSource.manager, Product);
+    this.ownerRow = (row) => owner({ orgID: row.p_orgID, userID: row.p_userID });
+  }
 
   /**
    * The interview with its product's owners. With `lock` (inside a transaction) the interview row is
@@ -43,16 +67,10 @@ export class InterviewsRepository {
       return owner ? { interview, owner: { orgID: owner.orgID, userID: owner.userID } } : undefined;
     }
     // One query: findOne with a relation would read the identifier first, in a query of its own.
-    const found = await db
-      .getRepository(Interview)
-      .createQueryBuilder('i')
-      .innerJoin('i.product', 'p')
-      .addSelect(['p.productID', 'p.orgID', 'p.userID'])
-      .where('i.interviewID = :interviewID', { interviewID })
-      .getOne();
-    if (!found) return undefined;
-    const { product, ...interview } = found;
-    return { interview, owner: { orgID: product!.orgID, userID: product!.userID } };
+    const [row] = await db.query<Record<string, unknown>[]>(this.ownedSql, [interviewID]);
+    if (!row) return undefined;
+    const owner = this.ownerRow(row);
+    return { interview: this.interviewRow(row), owner: { orgID: owner.orgID, userID: owner.userID } };
   }
 
   /** New interviews; unset settings take their defaults: auto language, no public title, consent or redirect, kept (null retention), no redaction, text mode. */
