@@ -1,4 +1,4 @@
-import type { ColumnType, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
+import type { ColumnType, DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ENGINE } from '../config/engine';
 
@@ -106,6 +106,24 @@ export function persisted<T extends ObjectLiteral>(db: EntityManager, target: En
     params.push(db.connection.driver.preparePersistentValue(values[key], column));
   }
   return { columns, params };
+}
+
+/**
+ * `alias.column AS prefixProperty` for each property (every column when none are named), quoted: the
+ * list of a SELECT written once as SQL text, whose names hydrated() and hydrator() read back.
+ */
+export function selectList(dataSource: DataSource, target: EntityTarget<ObjectLiteral>, alias: string, props?: readonly string[], prefix = ''): string {
+  const metadata = dataSource.getMetadata(target);
+  const q = (name: string) => dataSource.driver.escape(name);
+  const columns = props ? props.map((prop) => metadata.findColumnWithPropertyName(prop)!) : metadata.columns;
+  return columns.map((c) => `${alias}.${q(c.databaseName)} AS ${q(prefix + c.propertyName)}`).join(', ');
+}
+
+/** `INSERT INTO table (columns) VALUES (?, ...)`, `rows` times: a write of persisted()'s columns as SQL text. */
+export function insertSql(dataSource: DataSource, target: EntityTarget<ObjectLiteral>, columns: readonly string[], rows = 1): string {
+  const q = (name: string) => dataSource.driver.escape(name);
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${q(dataSource.getMetadata(target).tableName)} (${columns.map(q).join(', ')}) VALUES ${new Array<string>(rows).fill(row).join(', ')}`;
 }
 
 /** A datetime from a raw select: mysql2 gives a Date (timezone 'Z'), SQLite the text TypeORM stored. */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { KeysetList } from '../common/keyset';
-import { FOR_UPDATE, hydrator } from '../database/column-types';
+import { FOR_UPDATE, hydrator, selectList } from '../database/column-types';
 import { Product } from '../products/product.entity';
 import { Interview } from './interview.entity';
 
@@ -43,10 +43,9 @@ export class InterviewsRepository {
     const interviews = dataSource.getMetadata(Interview);
     const products = dataSource.getMetadata(Product);
     const col = (metadata: typeof products, prop: string) => q(metadata.findColumnWithPropertyName(prop)!.databaseName);
-    const select = interviews.columns.map((c) => `i.${q(c.databaseName)} AS ${q(c.propertyName)}`);
-    for (const prop of ['orgID', 'userID']) select.push(`p.${col(products, prop)} AS ${q(`p_${prop}`)}`);
+    const select = `${selectList(dataSource, Interview, 'i')}, ${selectList(dataSource, Product, 'p', ['orgID', 'userID'], 'p_')}`;
     this.ownedSql =
-      `SELECT ${select.join(', ')} FROM ${q(interviews.tableName)} i INNER JOIN ${q(products.tableName)} p ` +
+      `SELECT ${select} FROM ${q(interviews.tableName)} i INNER JOIN ${q(products.tableName)} p ` +
       `ON p.${col(products, 'productID')} = i.${col(interviews, 'productID')} WHERE i.${col(interviews, 'interviewID')} = ?`;
     this.interviewRow = hydrator<Interview>(dataSource.manager, Interview);
     const owner = hydrator<Product>(dataSource.manager, Product);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, In, type DataSource, type EntityManager, type EntityMetadata, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
+import { Brackets, In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { IN_CHUNK } from '../common/limits';
 import { KeysetList } from '../common/keyset';
-import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, hydrator, persisted } from '../database/column-types';
+import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, hydrator, insertSql, persisted, selectList } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
@@ -117,11 +117,6 @@ const ROOM_INTERVIEW_FIELDS = [
 ] as const satisfies readonly (keyof Interview)[];
 const ROOM_PRODUCT_FIELDS = ['productID', 'name', 'desc', 'imageLink', 'userID'] as const satisfies readonly (keyof Product)[];
 
-/** `alias.column AS prefixProperty` for each property: a hand-written SELECT whose names hydrated() knows. */
-function selectList(metadata: EntityMetadata, alias: string, props: readonly string[], prefix: string): string {
-  return props.map((prop) => `${alias}.${metadata.findColumnWithPropertyName(prop)!.databaseName} AS ${prefix}${prop}`).join(', ');
-}
-
 /** The values of a row whose names start with `prefix`, under their names without it: one joined entity's. */
 function prefixed(row: Record<string, unknown>, prefix: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -153,16 +148,13 @@ export class InvitesRepository {
    * own column names, and read back through the entities' column types (hydrated, persisted).
    */
   private readonly sql: { owned: string; room: string; state: string };
-  /** The invites table's name, quoted. */
-  private readonly table: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Invite) private readonly invites: Repository<Invite>,
   ) {
     const of = (target: EntityTarget<ObjectLiteral>, alias: string, props: readonly string[], prefix = '') =>
-      selectList(dataSource.getMetadata(target), alias, props, prefix);
-    this.table = dataSource.driver.escape(dataSource.getMetadata(Invite).tableName);
+      selectList(dataSource, target, alias, props, prefix);
     this.sql = {
       owned:
         `SELECT ${of(Invite, 'i', INVITE_FIELDS)}, ${of(Product, 'p', ['orgID', 'userID'], 'p_')} ` +
@@ -300,14 +292,12 @@ export class InvitesRepository {
       turnMeta: [],
     });
     const rest = params.slice(1);
-    const head = `INSERT INTO ${this.table} (${columns.map((c) => this.dataSource.driver.escape(c)).join(', ')}) VALUES `;
-    const row = `(${columns.map(() => '?').join(', ')})`;
     await transaction(this.dataSource, async (tx) => {
       for (let start = 0; start < linkIDs.length; start += INSERT_CHUNK) {
         const chunk = linkIDs.slice(start, start + INSERT_CHUNK);
         const values: unknown[] = [];
         for (const linkID of chunk) values.push(persisted(tx, Invite, { linkID }).params[0], ...rest);
-        await tx.query(head + new Array<string>(chunk.length).fill(row).join(', '), values);
+        await tx.query(insertSql(this.dataSource, Invite, columns, chunk.length), values);
       }
     });
   }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OwnerFilter, ownedWithin } from '../access/access-rule';
 import { KeysetList, SqlCondition } from '../common/keyset';
-import { hydrator, persisted } from '../database/column-types';
+import { hydrator, insertSql, persisted, selectList } from '../database/column-types';
 import { Product } from './product.entity';
 
 /** A new product: its fields without its identifier and times. */
@@ -29,16 +29,12 @@ export class ProductsRepository {
   private readonly byIdSql: string;
   /** Its rows' reader (the column lookups done once). */
   private readonly byIdRow: (row: Record<string, unknown>) => Product;
-  /** The table's name, quoted. */
-  private readonly table: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    const { columns, primaryColumns, tableName } = dataSource.getMetadata(Product);
+    const { primaryColumns, tableName } = dataSource.getMetadata(Product);
     const q = (name: string) => dataSource.driver.escape(name);
-    const select = columns.map((c) => `p.${q(c.databaseName)} AS ${q(c.propertyName)}`).join(', ');
     this.byIdRow = hydrator<Product>(dataSource.manager, Product);
-    this.table = q(tableName);
-    this.byIdSql = `SELECT ${select} FROM ${q(tableName)} p WHERE p.${q(primaryColumns[0].databaseName)} = ?`;
+    this.byIdSql = `SELECT ${selectList(dataSource, Product, 'p')} FROM ${q(tableName)} p WHERE p.${q(primaryColumns[0].databaseName)} = ?`;
   }
 
   async findById(productID: string, db: EntityManager = this.dataSource.manager): Promise<Product | null> {
@@ -56,8 +52,7 @@ export class ProductsRepository {
   async insert(productID: string, product: NewProduct, now: Date): Promise<void> {
     const db = this.dataSource.manager;
     const { columns, params } = persisted(db, Product, { productID, ...product, createdAt: now, updatedAt: now });
-    const q = (name: string) => this.dataSource.driver.escape(name);
-    await db.query(`INSERT INTO ${this.table} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, params);
+    await db.query(insertSql(this.dataSource, Product, columns), params);
   }
 
   /** Many at once (the demo data), each with its own creation time. */
