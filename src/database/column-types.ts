@@ -86,26 +86,31 @@ export function hydratesAsIs(column: ColumnMetadata): boolean {
 /**
  * hydrated() for many rows of one SELECT: which of its names are the entity's columns, and which of
  * those the driver converts, is worked out once, from the first row (every row of a SELECT has the same
- * names); each row then reads those names alone. Looking every name up again (TypeORM finds a column
- * by a linear search) and calling the driver for text it returns as it is cost more than the
- * conversions themselves on a 1,000-row list (products/getList's profile).
+ * names). Looking every name up again (TypeORM finds a column by a linear search) and calling the driver
+ * for text it returns as it is cost more than the conversions themselves on a 1,000-row list
+ * (products/getList's profile). When every name is a column (a SELECT of the entity's properties, as
+ * the lists are), the row is converted where it stands: the driver's row is ours, and a copy of each
+ * row of a large list was garbage the next collection had to sweep.
  */
 export function hydrator<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>): (row: Record<string, unknown>) => T {
   const metadata = db.connection.getMetadata(target);
   const driver = db.connection.driver;
-  let names: string[] | undefined;
-  /** Per name, its column when the driver converts its values; null when they are copied as they are. */
-  let converted: (ColumnMetadata | null)[] = [];
+  let plan: { names: string[]; converted: (ColumnMetadata | null)[]; inPlace: boolean } | undefined;
   return (row) => {
-    if (!names) {
-      const known = Object.keys(row).flatMap((name) => {
+    if (!plan) {
+      const all = Object.keys(row);
+      const known = all.flatMap((name) => {
         const column = metadata.findColumnWithPropertyName(name);
+        // null: a text column, whose value the driver would return as it is (TEXT_TYPES).
         return column ? [{ name, column: hydratesAsIs(column) ? null : column }] : [];
       });
-      names = known.map((k) => k.name);
-      converted = known.map((k) => k.column);
+      const inPlace = known.length === all.length;
+      // In place, only the names the driver converts need a visit.
+      const visited = inPlace ? known.filter((k) => k.column) : known;
+      plan = { names: visited.map((k) => k.name), converted: visited.map((k) => k.column), inPlace };
     }
-    const out: Record<string, unknown> = {};
+    const { names, converted, inPlace } = plan;
+    const out: Record<string, unknown> = inPlace ? row : {};
     for (let i = 0; i < names.length; i++) {
       const column = converted[i];
       out[names[i]] = column ? driver.prepareHydratedValue(row[names[i]], column) : row[names[i]];
