@@ -4,7 +4,7 @@ import { Brackets, In, type DataSource, type EntityManager, type EntityTarget, t
 import type { Owned } from '../access/access-rule';
 import { IN_CHUNK } from '../common/limits';
 import { KeysetList } from '../common/keyset';
-import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, hydrator, insertSql, persisted, selectList } from '../database/column-types';
+import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, insertSql, persisted, readProperties, selectList, selectProperties } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
@@ -177,24 +177,18 @@ export class InvitesRepository {
     return { invite: hydrated(db, Invite, row), owner: { orgID: product.orgID, userID: product.userID } };
   }
 
-  /**
-   * Invites of an interview and/or a product, in the lists' order. The rows are read raw, each property
-   * under its own name, and through the column types (hydrator), not as entities: a profile of an
-   * unpaged 1,000-invite list (MariaDB) put TypeORM's entity transformer (grouping the rows by primary
-   * key for joins there are none of, then setting each column) at about a quarter of the request.
-   */
+  /** Invites of an interview and/or a product, in the lists' order; read raw, through the column types (selectProperties). */
   list(filter: { interviewID?: string; productID?: string; segment?: string }): KeysetList<InviteView, Invite> {
     return new KeysetList<InviteView, Invite>({
       query: () => {
-        const query = this.invites.createQueryBuilder('i').select(`i.${INVITE_FIELDS[0]}`, INVITE_FIELDS[0]);
-        for (const field of INVITE_FIELDS.slice(1)) query.addSelect(`i.${field}`, field);
+        const query = selectProperties(this.invites.createQueryBuilder('i'), 'i', INVITE_FIELDS);
         if (filter.segment !== undefined) query.andWhere('i.segment = :segment', { segment: filter.segment });
         if (filter.interviewID !== undefined) query.andWhere('i.interviewID = :interviewID', { interviewID: filter.interviewID });
         if (filter.productID !== undefined) query.andWhere('i.productID = :productID', { productID: filter.productID });
         return query;
       },
       keys: { created: 'i.createdAt', id: 'i.linkID' },
-      read: async (query) => (await query.getRawMany<Record<string, unknown>>()).map(hydrator<InviteView>(query.connection.manager, Invite)),
+      read: readProperties<InviteView>(Invite),
       keyOf: (invite) => ({ createdAt: invite.createdAt, id: invite.linkID }),
     });
   }

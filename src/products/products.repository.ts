@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OwnerFilter, ownedWithin } from '../access/access-rule';
 import { KeysetList, SqlCondition } from '../common/keyset';
-import { hydrator, insertSql, persisted, selectList } from '../database/column-types';
+import { hydrator, insertSql, persisted, readProperties, selectList, selectProperties } from '../database/column-types';
 import { Product } from './product.entity';
 
 /** A new product: its fields without its identifier and times. */
@@ -12,7 +12,7 @@ export type NewProduct = Omit<Product, 'productID' | 'createdAt' | 'updatedAt'>;
 /** A product as a list reads it: every field but updatedAt, which no list shows. */
 export type ListedProduct = Omit<Product, 'updatedAt'>;
 
-/** The properties a list selects, each under its own name (what hydrated() reads). */
+/** The properties a list selects (selectProperties). */
 const LISTED: readonly (keyof ListedProduct)[] = ['productID', 'name', 'desc', 'orgID', 'userID', 'url', 'imageLink', 'createdAt'];
 
 /** The fields of a product an update may change. */
@@ -67,19 +67,13 @@ export class ProductsRepository {
 
   /**
    * Products of an organization and/or a user, within the caller's scope (a condition on `p`), in the
-   * lists' order. The rows are read raw and through the column types (hydrated), not as entities:
-   * TypeORM's entity transformer (grouping rows by primary key for joins there are none of, then setting
-   * each column) cost more than the query itself on a 1,000-row list.
+   * lists' order; read raw, through the column types (selectProperties).
    */
   list(filter: OwnerFilter, scope: SqlCondition | undefined): KeysetList<ListedProduct, Product> {
     return new KeysetList<ListedProduct, Product>({
-      query: () => {
-        const query = this.dataSource.getRepository(Product).createQueryBuilder('p').select(`p.${LISTED[0]}`, LISTED[0]);
-        for (const property of LISTED.slice(1)) query.addSelect(`p.${property}`, property);
-        return ownedWithin(query, filter, scope);
-      },
+      query: () => ownedWithin(selectProperties(this.dataSource.getRepository(Product).createQueryBuilder('p'), 'p', LISTED), filter, scope),
       keys: { created: 'p.createdAt', id: 'p.productID' },
-      read: async (query) => (await query.getRawMany<Record<string, unknown>>()).map(hydrator<ListedProduct>(query.connection.manager, Product)),
+      read: readProperties<ListedProduct>(Product),
       keyOf: (p) => ({ createdAt: p.createdAt, id: p.productID }),
     });
   }

@@ -1,6 +1,6 @@
 import type { AnalysisAnswer } from './analysis.types';
 import { stemmerFor } from './stemmers';
-import { baseLanguage } from './stopwords';
+import { baseLanguage } from '../../languages/languages';
 import { forEachTerm, rememberingTermRules, type TermRules } from './tokenize';
 import type { Yielder } from './yielder';
 

@@ -1,7 +1,7 @@
 import { countWords } from '../../interviewers/default-interviewer';
 import { sentimentOf } from '../../profiles/sentiment';
 import { isVerbatimQuote, QUOTE_MIN_WORDS } from './quotes';
-import { baseLanguage } from './stopwords';
+import { baseLanguage } from '../../languages/languages';
 import { termOf, termRules, termRuns, type TermRules } from './tokenize';
 
 /** A quote longer than this is a paragraph, not a quote. */

@@ -6,7 +6,7 @@ import { countPhrases, phraseSpread, rankKeyphrases, type PhraseCounts, type Phr
 import { QUOTE_MIN_WORDS } from './quotes';
 import { median, NEGATIVE_AT_MOST, POSITIVE_AT_LEAST, sentimentSplit } from './stats';
 import { stemmerFor } from './stemmers';
-import { baseLanguage } from './stopwords';
+import { baseLanguage } from '../../languages/languages';
 import { codeAnswers, type Coding } from './themes';
 import { forEachTerm, termRules } from './tokenize';
 import { Yielder } from './yielder';

@@ -1,4 +1,4 @@
-import { baseLanguage } from './stopwords';
+import { baseLanguage } from '../../languages/languages';
 
 /**
  * Snowball stemmers of nlp.js (@nlpjs/lang-*, MIT): "cards" and "card", "arrived" and "arrival" are one

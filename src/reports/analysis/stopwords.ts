@@ -44,8 +44,6 @@ const SPOKEN: Readonly<Record<string, string>> = {
 
 const cache = new Map<string, ReadonlySet<string> | null>();
 
-export { baseLanguage } from '../../languages/languages';
-
 /** The stop words of a language (its `stopword` lists plus spoken fillers), or null when it has none. */
 export function stopWordsFor(tag: string): ReadonlySet<string> | null {
   const language = baseLanguage(tag);

@@ -9,7 +9,7 @@ import type { SparseRows } from './kmeans';
 import { labelOf, phraseSpreadOf, type Label } from './labels';
 import { median } from './stats';
 import { stemmerFor } from './stemmers';
-import { baseLanguage } from './stopwords';
+import { baseLanguage } from '../../languages/languages';
 import { forEachTerm, termRules } from './tokenize';
 import { vectorize, vectorOfKeys, type Vectors } from './vectors';
 import type { Yielder } from './yielder';

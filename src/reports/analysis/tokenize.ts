@@ -1,4 +1,5 @@
-import { baseLanguage, stopWordsFor } from './stopwords';
+import { baseLanguage } from '../../languages/languages';
+import { stopWordsFor } from './stopwords';
 
 /**
  * Scripts written without spaces between words: only a dictionary-based segmenter finds their words.

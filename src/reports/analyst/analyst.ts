@@ -41,7 +41,6 @@ export interface Analyst {
   report?(input: ReportInput, run: AnalysisRun): Promise<AnswerInsights>;
 }
 
-
 /**
  * The built-in offline analysis: deterministic, no network. A report's answers are read, parsed,
  * analysed and checked in the runner's worker thread, so that neither the work nor its memory is the
