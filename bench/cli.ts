@@ -43,6 +43,8 @@ export const ROOT = findRoot(__dirname);
 export const RESULTS = join(ROOT, 'bench', 'results');
 export const DATASET_FILE = join(RESULTS, 'dataset.json');
 export const LOAD_MAIN = join(ROOT, 'dist', 'bench', 'load.js');
+/** What the load generator writes on stdout when its warm-up is over and the measured run starts; its result follows, on the last line. */
+export const MEASURING_LINE = 'measuring';
 
 export interface Options {
   duration: number;

@@ -10,6 +10,7 @@
  * Usage: node dist/bench/load.js '<LoadConfig as JSON>'
  */
 import { createRequire } from 'node:module';
+import { MEASURING_LINE } from './cli';
 
 export interface LoadConfig {
   url: string;
@@ -105,6 +106,8 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as LoadConfig;
   if (config.warmupSeconds > 0) await run(config, config.warmupSeconds);
+  // The parent reads the server's CPU time from here to the end (MEASURING_LINE, measure.ts).
+  process.stdout.write(`${MEASURING_LINE}\n`);
   const { result, latencies } = await run(config, config.durationSeconds);
   latencies.sort((a, b) => a - b);
   const statusCodes: Record<string, number> = {};

@@ -5,15 +5,21 @@
  */
 import { spawn } from 'node:child_process';
 import type { Pool } from 'mysql2/promise';
-import { LOAD_MAIN, Options, ROOT, log, sleep, warmupSeconds } from './cli';
+import { LOAD_MAIN, MEASURING_LINE, Options, ROOT, log, sleep, warmupSeconds } from './cli';
 import { Dataset, PURGE_PAUSE_MS, RoomState, resetRoom, settleAfterCleanup } from './dataset';
 import type { LoadConfig, LoadResult } from './load';
 import { OPS, Op, SCALING, ScaleCase, headersFor } from './operations';
-import { RssSampler, Server, assertAlive, http, serves, track, waitQuiet } from './processes';
+import { RssSampler, Server, assertAlive, cpuTicks, http, serves, track, waitQuiet } from './processes';
 import { fmt, median, ms } from './numbers';
 
 export interface Measurement extends LoadResult {
   peakRssMb: number;
+  /**
+   * The server's CPU time (user and system, all its threads, from /proc) over the measured run, per
+   * response, in µs: the work a request costs, read beside req/s, which other load on the machine
+   * moves too.
+   */
+  cpuUsPerRequest: number;
   /** room/reply: the transcripts at the end of the measurement (all reset to 2 turns before it). */
   room?: RoomState;
 }
@@ -70,12 +76,17 @@ export function runLoad(server: Server, config: LoadConfig, what: string): Promi
     const rss = new RssSampler(server.child.pid!);
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    let ticksAtStart: number | undefined;
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (ticksAtStart === undefined && stdout.startsWith(`${MEASURING_LINE}\n`)) ticksAtStart = cpuTicks(server.child.pid!);
+    });
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const limit = setTimeout(() => child.kill('SIGKILL'), (config.durationSeconds + config.warmupSeconds + 120) * 1000);
     child.once('exit', (code, signal) => {
       clearTimeout(limit);
       const peakRssMb = rss.stop();
+      const ticks = cpuTicks(server.child.pid!) - (ticksAtStart ?? NaN);
       try {
         assertAlive(server);
       } catch (error) {
@@ -83,7 +94,9 @@ export function runLoad(server: Server, config: LoadConfig, what: string): Promi
       }
       if (code !== 0) return reject(new Error(`the load generator failed (${code ?? signal}) on ${what} against ${server.phrase}: ${stderr.trim()}`));
       try {
-        resolve({ ...(JSON.parse(stdout) as LoadResult), peakRssMb });
+        const result = JSON.parse(stdout.trimEnd().split('\n').at(-1)!) as LoadResult;
+        const responses = result.ok + result.non2xx;
+        resolve({ ...result, peakRssMb, cpuUsPerRequest: responses > 0 ? (ticks * 10_000) / responses : NaN });
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
@@ -129,7 +142,7 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
         const failed = m.non2xx + m.errors + m.timeouts;
         log(
           `[${round}/${o.rounds}] ${run.op.label.padEnd(36)} ${server.label.padEnd(width)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${ms(m.latencyMs.p50).padStart(6)} ms  ` +
-            `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
+            `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB  CPU ${fmt(m.cpuUsPerRequest)} µs/request${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
         );
         if (run.op.write) await settleAfterCleanup(pool, d);
         if (run.op.resets) {

@@ -159,7 +159,8 @@ export function assertAlive(server: Server): void {
 // ---------------------------------------------------------------------------------------------
 // CPU and memory, from /proc
 
-function cpuTicks(pid: number): number {
+/** The process's user and system time so far, in clock ticks (10 ms: USER_HZ on Linux). */
+export function cpuTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -16,6 +16,8 @@ interface Summary {
   p50: number;
   p99: number;
   rss: number;
+  /** µs of the server's CPU per response (Measurement.cpuUsPerRequest), median of the rounds. */
+  cpu: number;
   failures: number;
 }
 
@@ -25,6 +27,7 @@ function summarize(runs: Measurement[]): Summary {
     p50: median(runs.map((r) => r.latencyMs.p50)),
     p99: median(runs.map((r) => r.latencyMs.p99)),
     rss: Math.max(...runs.map((r) => r.peakRssMb)),
+    cpu: median(runs.map((r) => r.cpuUsPerRequest)),
     failures: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
   };
 }
@@ -113,6 +116,19 @@ export function report(
     );
   }
   lines.push('', 'Percentiles of every 2xx response time of the measurement.', '');
+
+  lines.push(`## CPU per request (µs of the server process's time under the load above, ${rounds})`, '');
+  lines.push(row(['operation', ...heads('µs'), ...ratios('time ')]), align(1, servers.length + refs.length));
+  for (const { op, s } of summaries) {
+    lines.push(row([op.label, ...servers.map((x) => fmt(s[x.name].cpu)), ...refs.map((r) => fmt(s[subject.name].cpu / s[r.name].cpu, 2))]));
+  }
+  lines.push(
+    '',
+    `User and system time of the server (all its threads, from /proc) over the measured run, divided by its responses. ` +
+      `Not a target: a second reading of the same measurement, beside req/s, which this machine's load moves from minute to minute. ` +
+      `${subject.label} ÷ X below 1.00: ${subject.phrase} spends less.`,
+    '',
+  );
 
   lines.push('## Memory (peak RSS in MB during each measurement)', '');
   lines.push(row(['operation', ...servers.map((x) => x.label)]), align(1, servers.length));
