@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import { format } from 'mysql2';
 import { DataSource } from 'typeorm';
-import { hydratesAsIs } from './column-types';
+import { hydratesAsIs, persisted } from './column-types';
 
 /**
  * hydrator() copies the values of text columns instead of calling the driver: it stands on TypeORM's
@@ -27,5 +28,30 @@ describe('hydratesAsIs', () => {
     // And the columns it leaves to the driver do get converted: a date, for one.
     const converted = dataSource.entityMetadatas.flatMap((m) => m.columns).filter((c) => !hydratesAsIs(c));
     expect(converted.some((c) => c.propertyName === 'createdAt')).toBe(true);
+  });
+});
+
+/**
+ * persisted() gives a date as the UTC text sqlDate() writes, where TypeORM's MySQL driver leaves a Date
+ * for mysql2 to format: the statement mysql2 sends must be the same either way (the service's
+ * connections use timezone 'Z'), and SQLite's driver must write that very text itself.
+ */
+describe('persisted', () => {
+  const entities = [join(__dirname, '..', '**', '*.entity.ts')];
+  const at = new Date(Date.UTC(2026, 10, 29, 9, 5, 7, 123));
+
+  it.each([
+    ['MySQL', () => new DataSource({ type: 'mysql', host: '127.0.0.1', database: 'unused', entities })],
+    ['SQLite', () => new DataSource({ type: 'better-sqlite3', database: ':memory:', entities })],
+  ])('writes a date as the text the driver would on %s', async (_engine, make) => {
+    const dataSource = make();
+    await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+    const { columns, params } = persisted(dataSource.manager, 'Product', { productID: 'p1', createdAt: at, updatedAt: at });
+    expect(columns).toEqual(['id', 'created_at', 'updated_at']);
+    expect(params).toEqual(['p1', '2026-11-29 09:05:07.123', '2026-11-29 09:05:07.123']);
+    const driverValue: unknown = dataSource.driver.preparePersistentValue(at, dataSource.getMetadata('Product').findColumnWithPropertyName('createdAt')!);
+    // What goes on the wire is the same as what the driver's own value would make.
+    const wire = (value: unknown) => (value instanceof Date ? format('?', [value], false, 'Z') : format('?', [String(value)]));
+    expect(wire(params[1])).toBe(wire(driverValue));
   });
 });

@@ -136,7 +136,13 @@ export function readProperties<T extends ObjectLiteral>(target: EntityTarget<Obj
   return async (query) => (await query.getRawMany<Record<string, unknown>>()).map(hydrator<T>(query.connection.manager, target as EntityTarget<T>));
 }
 
-/** The other way: an entity's values for a hand-written write, as its columns store them, with their column names. */
+/**
+ * The other way: an entity's values for a hand-written write, as its columns store them, with their
+ * column names. A date is given as the UTC text both engines store (sqlDate; TypeORM's SQLite driver
+ * writes that text itself, its MySQL driver leaves a Date): mysql2 would format a Date wherever it
+ * stands in the statement, three times a row in createInvites' multi-row INSERT of the same dates
+ * (a profile's largest difference from ef242af, which formatted them once).
+ */
 export function persisted<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>, values: Partial<T>): { columns: string[]; params: unknown[] } {
   const metadata = db.connection.getMetadata(target);
   const columns: string[] = [];
@@ -146,7 +152,8 @@ export function persisted<T extends ObjectLiteral>(db: EntityManager, target: En
     const column = metadata.findColumnWithPropertyName(key);
     if (!column) throw new Error(`${metadata.name} has no column ${key}`);
     columns.push(column.databaseName);
-    params.push(db.connection.driver.preparePersistentValue(values[key], column));
+    const value: unknown = db.connection.driver.preparePersistentValue(values[key], column);
+    params.push(value instanceof Date ? sqlDate(value) : value);
   }
   return { columns, params };
 }
