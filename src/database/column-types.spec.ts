@@ -3,21 +3,27 @@ import { format } from 'mysql2';
 import { DataSource } from 'typeorm';
 import { hydratesAsIs, persisted } from './column-types';
 
+const entities = [join(__dirname, '..', '**', '*.entity.ts')];
+
+/** Each engine's data source with every entity's metadata, built without a connection (initialize() would connect). */
+const ENGINES: [string, () => Promise<DataSource>][] = [
+  ['MySQL', () => withMetadata(new DataSource({ type: 'mysql', host: '127.0.0.1', database: 'unused', entities }))],
+  ['SQLite', () => withMetadata(new DataSource({ type: 'better-sqlite3', database: ':memory:', entities }))],
+];
+
+async function withMetadata(dataSource: DataSource): Promise<DataSource> {
+  await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+  return dataSource;
+}
+
 /**
  * hydrator() copies the values of text columns instead of calling the driver: it stands on TypeORM's
  * MySQL and SQLite drivers returning such values unchanged. Checked for every such column of every
  * entity, on both drivers: when an upgrade makes one convert text, this fails and TEXT_TYPES must change.
  */
 describe('hydratesAsIs', () => {
-  const entities = [join(__dirname, '..', '**', '*.entity.ts')];
-
-  it.each([
-    ['MySQL', () => new DataSource({ type: 'mysql', host: '127.0.0.1', database: 'unused', entities })],
-    ['SQLite', () => new DataSource({ type: 'better-sqlite3', database: ':memory:', entities })],
-  ])('holds for every text column of every entity on %s', async (_engine, make) => {
-    const dataSource = make();
-    // The entities' metadata without a connection (initialize() would connect).
-    await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+  it.each(ENGINES)('holds for every text column of every entity on %s', async (_engine, make) => {
+    const dataSource = await make();
     const asIs = dataSource.entityMetadatas.flatMap((m) => m.columns.filter(hydratesAsIs));
     expect(asIs.length).toBeGreaterThan(20);
     const samples = ['', 'plain', '  padded  ', '2026-11-29 09:00:00.000', '{"a":1}', 'true', '1', '0', 'ümlaut ✓ 日本語', null];
@@ -37,15 +43,10 @@ describe('hydratesAsIs', () => {
  * connections use timezone 'Z'), and SQLite's driver must write that very text itself.
  */
 describe('persisted', () => {
-  const entities = [join(__dirname, '..', '**', '*.entity.ts')];
   const at = new Date(Date.UTC(2026, 10, 29, 9, 5, 7, 123));
 
-  it.each([
-    ['MySQL', () => new DataSource({ type: 'mysql', host: '127.0.0.1', database: 'unused', entities })],
-    ['SQLite', () => new DataSource({ type: 'better-sqlite3', database: ':memory:', entities })],
-  ])('writes a date as the text the driver would on %s', async (_engine, make) => {
-    const dataSource = make();
-    await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+  it.each(ENGINES)('writes a date as the text the driver would on %s', async (_engine, make) => {
+    const dataSource = await make();
     const { columns, params } = persisted(dataSource.manager, 'Product', { productID: 'p1', createdAt: at, updatedAt: at });
     expect(columns).toEqual(['id', 'created_at', 'updated_at']);
     expect(params).toEqual(['p1', '2026-11-29 09:05:07.123', '2026-11-29 09:05:07.123']);
