@@ -47,9 +47,11 @@ export function estimateSeconds(o: Options, servers: Pick<Server, 'operations'>[
   const count = (key: string) => servers.filter((s) => serves(s, key)).length;
   const load = OPS.reduce((t, op) => t + count(op.key) * (o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0)), 0);
   const scale = SCALING.reduce((t, c) => t + count(c.key) * (scaleSeconds(o) + 1 + (c.write ? pause : 0)), 0);
-  // The observability overhead (observability.ts): products/getOne on four servers, three of them started for it.
-  const observability = 4 * (o.duration + warmupSeconds(o) + 1) + 15;
-  return o.rounds * (load + scale + observability);
+  // The observability overhead (observability.ts): products/getOne on four servers, three of them started
+  // for it, each of those three warmed once by an unmeasured run before the rounds.
+  const getOne = o.duration + warmupSeconds(o) + 1;
+  const observability = 4 * getOne + 15;
+  return o.rounds * (load + scale + observability) + 3 * getOne;
 }
 
 function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): Promise<Measurement> {

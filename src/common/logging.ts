@@ -92,8 +92,9 @@ let flushDeadline: number | null = null;
 /**
  * Lines are written to standard output in batches of at least this many bytes (about a dozen request
  * lines), or every LOG_FLUSH_MS when fewer came: pino's asynchronous logging. Writing each line as it
- * came cost a write call handed to libuv's thread pool per request; batched, products/getOne took 3%
- * less CPU per request one at a time and 2–7% under load (bench/README.md).
+ * came cost a write call handed to libuv's thread pool per request; batched, products/getOne took 3–11%
+ * less CPU per request one at a time, and under load the difference was inside the noise
+ * (bench/README.md).
  */
 const LOG_BATCH_BYTES = 4096;
 /** The longest a line waits in the batch: logs stay live for someone tailing them. */
