@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { migrations } from '../src/database/migrations';
 import { Insights1764000000000 } from '../src/database/migrations/1764000000000-insights';
 import { ExactIdentifiers1767000000000 } from '../src/database/migrations/1767000000000-exact-identifiers';
+import { AnswerDigests1767600000000 } from '../src/database/migrations/1767600000000-answer-digests';
 
 /**
  * Migrations run on databases that hold data: each is tried on a fresh database of the run's engine
@@ -119,6 +121,50 @@ describe(`Migrations on existing data (${ENGINE})`, () => {
       expect(await padded()).toBe(1);
       await expect(db.query("SELECT id FROM interviews WHERE product_id = 'p1'")).resolves.toEqual([{ id: 'i1' }]);
     }
+    await db.destroy();
+  });
+
+  it('AnswerDigests: every interviewee turn already stored gets its digest, keyed by invite and turn; erased and unanswered invites none', async () => {
+    const db = await migratedUpTo(AnswerDigests1767600000000);
+    const now = sqlDate(new Date('2026-11-20T10:05:00.000Z'));
+    await db.query("INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES ('p1', 'Acme', 'org', ?, ?)", [now, now]);
+    await db.query("INSERT INTO interviews (id, product_id, name, interviewer, created_at, updated_at) VALUES ('i1', 'p1', 'Study', 'default', ?, ?)", [now, now]);
+    const insert = (linkID: string, conversation: { role: string; content: string }[]) =>
+      db.query(
+        'INSERT INTO invites (link_id, interview_id, product_id, org_id, status, created_at, updated_at, expires_on, conversation, turn_meta, answer_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [linkID, 'i1', 'p1', 'org', 'started', now, now, now, JSON.stringify(conversation), '[]', conversation.filter((turn) => turn.role === 'interviewee').length],
+      );
+    const answered = [
+      { role: 'interviewer', content: 'Q0?' },
+      { role: 'interviewee', content: 'Ünïcode, "quoted" and\nlong enough.' },
+      { role: 'interviewer', content: 'Q1?' },
+      { role: 'interviewee', content: 'A1' },
+    ];
+    await insert('answered', answered);
+    await insert('erased', []);
+    // More invites than one page of the migration's reads (500).
+    for (let i = 0; i < 501; i++) await insert(`bulk-${String(i).padStart(3, '0')}`, [{ role: 'interviewee', content: `answer ${i}` }]);
+
+    await new AnswerDigests1767600000000().up(db.createQueryRunner());
+    const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    const rows = (await db.query('SELECT link_id AS linkID, turn_index AS turnIndex, interview_id AS interviewID, digest FROM invite_answer_digests ORDER BY link_id, turn_index')) as {
+      linkID: string;
+      turnIndex: number | string;
+      interviewID: string;
+      digest: string;
+    }[];
+    const read = rows.map((r) => ({ ...r, turnIndex: Number(r.turnIndex) }));
+    expect(read.filter((r) => !r.linkID.startsWith('bulk-'))).toEqual([
+      { linkID: 'answered', turnIndex: 1, interviewID: 'i1', digest: sha(answered[1].content) },
+      { linkID: 'answered', turnIndex: 3, interviewID: 'i1', digest: sha('A1') },
+    ]);
+    expect(read.filter((r) => r.linkID.startsWith('bulk-'))).toHaveLength(501);
+    expect(read.find((r) => r.linkID === 'bulk-500')).toEqual({ linkID: 'bulk-500', turnIndex: 0, interviewID: 'i1', digest: sha('answer 500') });
+    await expect(db.query("DELETE FROM invites WHERE link_id = 'answered'")).rejects.toThrow(/foreign key/i);
+
+    await new AnswerDigests1767600000000().down(db.createQueryRunner());
+    expect(Number((await db.query("SELECT COUNT(*) AS n FROM invites WHERE link_id = 'answered'"))[0].n)).toBe(1);
+    await expect(db.query('SELECT COUNT(*) FROM invite_answer_digests')).rejects.toThrow(/invite_answer_digests/);
     await db.destroy();
   });
 });

@@ -22,6 +22,8 @@ async function mentions(db: DataSource, needle: string): Promise<Record<string, 
   return found;
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
 describe("Interviewees' data: erasure and export", () => {
   let t: TestApp;
   let admin: string;
@@ -116,6 +118,10 @@ describe("Interviewees' data: erasure and export", () => {
     expect(exported.body.result.profiles).toHaveLength(1);
     expect(exported.body.result.profiles[0]).toMatchObject({ firstName: 'Zephyrine', productIDs: [productA], metadata: { interview_count: 2 } });
 
+    // The digests kept of their answers (for the duplicate-answer check) are of their words: they go too.
+    const digest = sha256(answers[0]);
+    expect(await mentions(t.db, digest)).toEqual({ invite_answer_digests: 3 });
+
     const erased = await post('/v1/participants/erase', { email, orgID: orgA });
     expect(erased.status).toBe(200);
     expect(erased.body.result).toEqual({ erasureID: expect.stringMatching(/^[0-9a-f-]{36}$/), invites: 2, profiles: 1, reports: 1 });
@@ -139,7 +145,7 @@ describe("Interviewees' data: erasure and export", () => {
     expect(Object.keys(await mentions(t.db, phrase))).toEqual(['invites']);
 
     // Receivers that see A's product hear of it, without the address; B's do not.
-    const sha = createHash('sha256').update(email).digest('hex');
+    const sha = sha256(email);
     const [event] = await receiver.waitFor(hookA, 1);
     expect(event.verifyError).toBeNull();
     expect(event.payload).toEqual({ type: 'participant.erased', timestamp: expect.stringMatching(/Z$/), data: { erasureID: erased.body.result.erasureID, emailSha256: sha, linkIDs: [a1, a2].sort((x, y) => (x === a1 ? -1 : y === a1 ? 1 : 0)) } });
@@ -161,7 +167,7 @@ describe("Interviewees' data: erasure and export", () => {
     const second = await post('/v1/participants/erase', { email, orgID: orgB });
     expect(second.body.result).toMatchObject({ invites: 1, profiles: 1, reports: 0 });
     await receiver.waitFor(hookB, 1);
-    for (const needle of [email, name, phrase, 'Quistgaard']) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
+    for (const needle of [email, name, phrase, 'Quistgaard', digest]) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
     // The other interviewee under A keeps their data.
     expect((await get('/v1/invites/getOne', { linkID: a1other })).body.result.userInfo.email).toBe(`other.${tag}@example.org`);
   });
@@ -259,10 +265,10 @@ describe("Interviewees' data: erasure and export", () => {
       await sweeper.sweep(new Date(Date.now() + 3651 * DAY));
       expect((await invite(other)).userInfo).toBeNull();
       expect(await people()).toEqual([]);
-      for (const needle of [`fred.${tag}`, 'Fred Fresh', `harbour charts ${tag}`]) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
+      for (const needle of [`fred.${tag}`, 'Fred Fresh', `harbour charts ${tag}`, sha256(answers[0])]) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
 
       const audit = (await get('/v1/participants/getErasures', { orgID })).body.result as { by: string; invites: number; profiles: number; emailSha256: string }[];
-      const sha = (email: string) => createHash('sha256').update(email).digest('hex');
+      const sha = sha256;
       expect(audit.map(({ by, invites, profiles, emailSha256 }) => ({ by, invites, profiles, emailSha256 }))).toEqual([
         { by: 'retention', invites: 1, profiles: 1, emailSha256: sha(`olga.${tag}@example.org`) },
         { by: 'retention', invites: 1, profiles: 0, emailSha256: sha(`fred.${tag}@example.org`) },

@@ -291,6 +291,31 @@ describe('Recruitment through panels', () => {
       expect(await quality(first)).toEqual({ score: 1, flags: [] });
     });
 
+    it('compares answers exactly, never with the invite\'s own, and forgets an erased invite\'s answers', async () => {
+      const { interviewID, orgID } = await interview();
+      const first = await started(interviewID);
+      // The same answer twice in one interview is not a duplicate of another invite's.
+      await answer(first, LONG, typed(LONG, 40));
+      await answer(first, LONG, typed(LONG, 40));
+      expect(await quality(first)).toEqual({ score: 1, flags: [] });
+      // Equal means equal, on both engines: another case is another answer.
+      const shouting = await started(interviewID);
+      await answer(shouting, LONG.toUpperCase(), typed(LONG, 40));
+      expect(await quality(shouting)).toEqual({ score: 1, flags: [] });
+      const copy = await started(interviewID);
+      await answer(copy, LONG, typed(LONG, 40));
+      expect(await quality(copy)).toEqual({ score: 0.75, flags: ['duplicate_answer'] });
+
+      // Once both who gave it are erased, no one holds the answer: the next to give it is not flagged.
+      for (const linkID of [first, copy]) {
+        const { email } = (await t.http.get('/v1/invites/getOne').query({ linkID }).set(bearer(admin))).body.result.userInfo;
+        expect((await t.http.post('/v1/participants/erase').set(bearer(admin)).send({ email, orgID })).body.result).toMatchObject({ invites: 1 });
+      }
+      const after = await started(interviewID);
+      await answer(after, LONG, typed(LONG, 40));
+      expect(await quality(after)).toEqual({ score: 1, flags: [] });
+    });
+
     it('sends a flagged open link invite to the quality redirect', async () => {
       const { openPath } = await recruit();
       const linkID = new URL((await arrive(openPath, { pid: 'bot' })).headers.location).pathname.split('/').pop()!;

@@ -136,9 +136,19 @@ describe('Repositories (SQL on the e2e database)', () => {
       await expect(sut.tally(interviewID)).resolves.toEqual({ byStatus: { pending: 2, started: 1 }, started: 1, answers: 1 });
       const [source] = (await sut.answerSources(interviewID, { withPerson: false }).page(10)).rows;
       expect(source).toMatchObject({ linkID: ids[1], status: 'started', userInfo: null, conversation: JSON.stringify(conversation), turnMeta: JSON.stringify([{ at: null, questionIndex: null }]) });
+      // The digests of the turns a change appends, from the given index on: the interviewee's only.
+      const appended = [...conversation, { role: 'interviewer' as const, content: 'Why?' }, { role: 'interviewee' as const, content: 'Because it is quick.' }];
+      await db.transaction((tx) => sut.keepAnswers(tx, { linkID: ids[1], interviewID }, appended, 1));
+      const otherInterview = await interview(productID);
       await db.transaction(async (tx) => {
-        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Yes.')).resolves.toBe(true);
-        await expect(sut.answerElsewhere(tx, interviewID, ids[1], 'Yes.')).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Because it is quick.')).resolves.toBe(true);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'because it is quick.')).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Why?')).resolves.toBe(false);
+        // Turn 0 came before the index given: not kept.
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Yes.')).resolves.toBe(false);
+        // Never the invite's own, nor another interview's.
+        await expect(sut.answerElsewhere(tx, interviewID, ids[1], 'Because it is quick.')).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, otherInterview, ids[0], 'Because it is quick.')).resolves.toBe(false);
       });
     });
   });

@@ -392,6 +392,8 @@ export class InviteLifecycleService {
       const changes = await patch(db);
       if (changes.status !== undefined && !TRANSITIONS[from].includes(changes.status)) throw new InviteStateException(from, changes.status);
       await this.invites.write(db, invite.linkID, changes, now);
+      // A change only appends to the transcript (checked above): the appended turns are the ones past the stored length.
+      if (changes.conversation) await this.invites.keepAnswers(db, invite, changes.conversation, state.conversation.length);
       moved = changes.status;
       if (changes.status !== undefined && ANNOUNCED.includes(changes.status)) await this.announce(db, [invite.linkID], changes.status as AnnouncedStatus, now);
       return false;

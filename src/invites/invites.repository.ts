@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
@@ -8,6 +9,7 @@ import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, insertSql, persisted, 
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
+import { InviteAnswerDigest } from './invite-answer-digest.entity';
 import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
@@ -88,6 +90,7 @@ export interface InterviewTally {
 export interface InvitePatch {
   status?: InviteStatus;
   userInfo?: UserInfo;
+  /** The whole transcript; the digests of the turns it appends are kept by keepAnswers, in the same transaction. */
   conversation?: ConversationTurn[];
   /** Written with the conversation: one entry per turn. */
   turnMeta?: TurnMeta[];
@@ -130,6 +133,9 @@ const OWNER_FIELDS = ['p.productID', 'p.orgID', 'p.userID'];
 const ownerOf = (product: Product | undefined): Owned => ({ orgID: product?.orgID ?? null, userID: product?.userID ?? null });
 
 /** The interview's invites other than `linkID`: what the quality checks compare an invite with. */
+/** An interviewee turn's digest: SHA-256 of its content as stored, in hex (AnswerDigests1767600000000 writes the same). */
+const answerDigest = (content: string): string => createHash('sha256').update(content, 'utf8').digest('hex');
+
 const otherInvites = (db: EntityManager, interviewID: string, linkID: string) =>
   db.getRepository(Invite).createQueryBuilder('i').where('i.interviewID = :interviewID AND i.linkID <> :linkID', { interviewID, linkID });
 
@@ -405,12 +411,28 @@ export class InvitesRepository {
   }
 
   /**
-   * Whether another invite of the interview holds this interviewee turn, exactly (a duplicate answer).
-   * The transcript is JSON text written by JSON.stringify, so the turn's own JSON is a substring of it.
+   * Keeps the digest of each interviewee turn among `conversation`'s turns from index `from` on (the
+   * ones a change appends), in the change's transaction: what answerElsewhere looks up.
+   */
+  async keepAnswers(db: EntityManager, invite: { linkID: string; interviewID: string }, conversation: readonly ConversationTurn[], from: number): Promise<void> {
+    const digests: InviteAnswerDigest[] = [];
+    for (let turnIndex = from; turnIndex < conversation.length; turnIndex++) {
+      const turn = conversation[turnIndex];
+      if (turn.role === 'interviewee') digests.push({ linkID: invite.linkID, interviewID: invite.interviewID, turnIndex, digest: answerDigest(turn.content) });
+    }
+    if (digests.length > 0) await db.createQueryBuilder().insert().into(InviteAnswerDigest).values(digests).updateEntity(false).execute();
+  }
+
+  /**
+   * Whether another invite of the interview holds this interviewee turn, exactly (a duplicate answer):
+   * one lookup of the kept digests, where a scan of the interview's transcripts would grow with them.
    */
   async answerElsewhere(db: EntityManager, interviewID: string, linkID: string, answer: string): Promise<boolean> {
-    const turn = JSON.stringify({ role: 'interviewee', content: answer });
-    return otherInvites(db, interviewID, linkID).andWhere('i.answerCount > 0').andWhere('INSTR(i.conversation, :turn) > 0', { turn }).getExists();
+    return db
+      .getRepository(InviteAnswerDigest)
+      .createQueryBuilder('d')
+      .where('d.interviewID = :interviewID AND d.digest = :digest AND d.linkID <> :linkID', { interviewID, digest: answerDigest(answer), linkID })
+      .getExists();
   }
 
   /** Whether another invite of the interview, started before, was started with this e-mail address (any case). */

@@ -16,6 +16,7 @@ const BY_CONTENT: [string, string][] = [
   ['idempotency_keys', 'token_id, idem_key'],
   ['report_shares', 'id'],
   ['erasures', 'id'],
+  ['invite_answer_digests', 'link_id, turn_index'],
 ];
 
 export async function dbFingerprint(db: DataSource): Promise<string> {

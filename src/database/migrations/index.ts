@@ -11,6 +11,7 @@ import { Codebooks1767200000000 } from './1767200000000-codebooks';
 import { VoiceInterviews1767300000000 } from './1767300000000-voice-interviews';
 import { InterviewTranslations1767400000000 } from './1767400000000-interview-translations';
 import { Recruitment1767500000000 } from './1767500000000-recruitment';
+import { AnswerDigests1767600000000 } from './1767600000000-answer-digests';
 
 /** Listed explicitly (no glob) for the app and the tests, under tsc and SWC alike; the TypeORM CLI finds the built files (ormconfig.ts). */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   VoiceInterviews1767300000000,
   InterviewTranslations1767400000000,
   Recruitment1767500000000,
+  AnswerDigests1767600000000,
 ];
