@@ -339,7 +339,7 @@ export interface RoomState {
 
 /**
  * Puts every room invite back as RoomService.start left it (started, the first two turns, byte for
- * byte as the service wrote them), in one transaction; returns what it found. Deleting the answers
+ * byte as the service wrote them, and no answer digests), in one transaction; returns what it found. Deleting the answers
  * rather than seeding new invites keeps the measurements on the same rows.
  */
 export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
@@ -362,6 +362,8 @@ export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
         row.link_id,
       ]);
     }
+    // The digests the service keeps of the answers go with them (an earlier build under --compare writes none).
+    await conn.query('DELETE FROM invite_answer_digests WHERE interview_id = ? AND turn_index >= ?', [d.roomInterviewID, ROOM_START_TURNS]);
   });
   state.meanTurns = rows.length ? turns / rows.length : 0;
   return state;
