@@ -1,5 +1,5 @@
 import { syntheticAnswers } from '../reports/analysis/synthetic-answers';
-import { DefaultInterviewer, countWords, countWordsPerCharacter, generalQuestions, interviewQuestions, questionsOf } from './default-interviewer';
+import { DefaultInterviewer, countWords, countWordsPerCharacter, generalQuestions, interviewQuestions, notesOf, questionsOf } from './default-interviewer';
 import { AgentTurn, InterviewBrief, Turn } from './interviewer-agent';
 
 /** Guidelines as research teams write them, with the questions the agent must find in them. */
@@ -103,6 +103,19 @@ const interviewerTurns = (transcript: Turn[]) => transcript.filter((t) => t.role
 describe(questionsOf.name, () => {
   it.each(GUIDELINES.map((g) => [g.name, g] as const))('finds the questions in %s', (_name, g) => {
     expect(questionsOf(g.text)).toEqual(g.questions);
+  });
+
+  // The guidelines are read once and kept by their text: what a caller does to its list stays its own.
+  it('answers each call with a list of its own, and reads edited guidelines anew', () => {
+    const text = '1. Why?\nA note.\n2. How often?';
+    const first = questionsOf(text);
+    first.push('Injected?');
+    first[0] = 'Changed?';
+    expect(questionsOf(text)).toEqual(['Why?', 'How often?']);
+    expect(questionsOf(`${text}\n3. What else?`)).toEqual(['Why?', 'How often?', 'What else?']);
+    const notes = notesOf(text);
+    notes.pop();
+    expect(notesOf(text)).toEqual(['A note.']);
   });
 });
 
