@@ -289,6 +289,9 @@ describe('Recruitment through panels', () => {
       await answer(second, LONG, typed(LONG, 40));
       expect(await quality(second)).toEqual({ score: 0.5, flags: ['duplicate_answer', 'duplicate_participant'] });
       expect(await quality(first)).toEqual({ score: 1, flags: [] });
+      // Raised once: another duplicate answer leaves the flag and the score as they are.
+      await answer(second, LONG, typed(LONG, 40));
+      expect(await quality(second)).toEqual({ score: 0.5, flags: ['duplicate_answer', 'duplicate_participant'] });
     });
 
     it('compares answers exactly, never with the invite\'s own, and forgets an erased invite\'s answers', async () => {

@@ -28,7 +28,8 @@ export class QualityService {
     signals: AnswerSignals,
   ): Promise<InviteQuality> {
     const raised: QualityFlag[] = signalFlags(answer, signals);
-    const compared = questionIndex !== null && wordCount(answer) >= DUPLICATE_MIN_WORDS;
+    // A flag stays once raised: an invite already flagged for a duplicate answer is not looked up again.
+    const compared = questionIndex !== null && wordCount(answer) >= DUPLICATE_MIN_WORDS && !invite.quality?.flags.includes('duplicate_answer');
     if (compared && (await this.invites.answerElsewhere(db, invite.interviewID, invite.linkID, answer))) raised.push('duplicate_answer');
     const answers = conversation.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
     if (answers.filter(isLowEffort).length * 2 > answers.length) raised.push('low_effort');
