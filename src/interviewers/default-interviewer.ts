@@ -53,8 +53,9 @@ interface ReadGuidelines {
  * Guidelines read, kept by their text. The room reads its interview's guidelines on every answer (the
  * agent's next question, the progress shown); stripping the markers of each line again took about
  * 0.2 ms of each answer to a 300-question interview. Keyed by the text itself, so an edited interview
- * is read anew. Bounded by characters held (the guidelines and their lines, at most twice the text),
- * 8 M characters: over 50 interviews of the longest guidelines allowed, over a thousand of 2,000 characters.
+ * is read anew. Bounded by characters held, each entry counted as three times its text (the key, and
+ * lines that hold at most the text again, with room to spare): 8 M characters, over 50 interviews of
+ * the longest guidelines allowed, over a thousand of 2,000 characters.
  */
 const readCache = new LRUCache<string, ReadGuidelines>({ maxSize: 8_000_000, sizeCalculation: (_, text) => 3 * text.length + 1 });
 

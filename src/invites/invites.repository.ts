@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
@@ -132,10 +132,13 @@ const OWNER_FIELDS = ['p.productID', 'p.orgID', 'p.userID'];
 
 const ownerOf = (product: Product | undefined): Owned => ({ orgID: product?.orgID ?? null, userID: product?.userID ?? null });
 
-/** The interview's invites other than `linkID`: what the quality checks compare an invite with. */
-/** An interviewee turn's digest: SHA-256 of its content as stored, in hex (AnswerDigests1767600000000 writes the same). */
-const answerDigest = (content: string): string => createHash('sha256').update(content, 'utf8').digest('hex');
+/**
+ * An interviewee turn's digest: SHA-256 of its content as stored, in hex (AnswerDigests1767600000000
+ * writes the same). One-shot crypto.hash, as hashToken: a third of createHash's cost (bench/README.md).
+ */
+const answerDigest = (content: string): string => hash('sha256', content, 'hex');
 
+/** The interview's invites other than `linkID`: what the quality checks compare an invite with. */
 const otherInvites = (db: EntityManager, interviewID: string, linkID: string) =>
   db.getRepository(Invite).createQueryBuilder('i').where('i.interviewID = :interviewID AND i.linkID <> :linkID', { interviewID, linkID });
 
