@@ -11,6 +11,9 @@ const MYSQL = ENGINE === 'mysql';
 
 export const LONG_TEXT: ColumnType = MYSQL ? 'mediumtext' : 'text';
 
+/** Binary data up to 16 MB: MySQL's MEDIUMBLOB (its BLOB holds 64 KB); SQLite's BLOB has no size of its own. */
+export const LONG_BLOB: ColumnType = MYSQL ? 'mediumblob' : 'blob';
+
 /**
  * Identifiers and owner references compare byte for byte. MySQL's default collations are
  * case-insensitive: org "acme" would match "ACME" (another organization's data) and linkIDs would

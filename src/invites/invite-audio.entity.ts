@@ -1,12 +1,7 @@
-import type { ColumnType } from 'typeorm';
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ENGINE } from '../config/engine';
-import { EXACT_TEXT, TIMESTAMP } from '../database/column-types';
+import { EXACT_TEXT, LONG_BLOB, TIMESTAMP } from '../database/column-types';
 import { Invite } from './invite.entity';
 import { INVITE_LIMITS } from '../domain/invite.limits';
-
-/** MEDIUMBLOB holds 16 MB on MySQL (a part is 1 MiB); SQLite's BLOB has no size of its own. */
-const AUDIO_PART: ColumnType = ENGINE === 'mysql' ? 'mediumblob' : 'blob';
 
 /**
  * A voice answer's recording, kept with its invite when the interview has keepAudio: one row per part
@@ -35,7 +30,8 @@ export class InviteAudio {
   @Column({ name: 'content_type', type: 'varchar', length: 32 })
   contentType: string;
 
-  @Column({ type: AUDIO_PART })
+  // A part is 1 MiB: LONG_BLOB holds 16 MB.
+  @Column({ type: LONG_BLOB })
   data: Buffer;
 
   @Column({ name: 'created_at', ...TIMESTAMP })
