@@ -356,7 +356,8 @@ export async function resetRoom(pool: Pool, d: Dataset): Promise<RoomState> {
       if (conversation.length === ROOM_START_TURNS && row.status === 'started') continue;
       if (conversation.length < ROOM_START_TURNS) throw new Error(`room invite ${row.link_id as string} was never started: run without --skip-seed`);
       const turnMeta = row.turn_meta === null ? null : JSON.stringify((JSON.parse(row.turn_meta as string) as unknown[]).slice(0, ROOM_START_TURNS));
-      await conn.query("UPDATE invites SET status = 'started', completed_on = NULL, conversation = ?, turn_meta = ?, answer_count = 0 WHERE link_id = ?", [
+      // quality: the flags its answers raised go with them (a flagged invite skips the duplicate lookup).
+      await conn.query("UPDATE invites SET status = 'started', completed_on = NULL, conversation = ?, turn_meta = ?, answer_count = 0, quality = NULL WHERE link_id = ?", [
         JSON.stringify(conversation.slice(0, ROOM_START_TURNS)),
         turnMeta,
         row.link_id,

@@ -18,6 +18,12 @@ export interface LoadConfig {
   headers: Record<string, string>;
   body?: string;
   /**
+   * `[<n>]` in the body becomes a number no other request of the run had. Not autocannon's own
+   * idReplacement: it sets Content-Length for ids 27 characters longer than `[<id>]` where its hyperid
+   * makes 18, and the server waits for bytes that never come.
+   */
+  uniqueBodies?: boolean;
+  /**
    * Paths on url's origin, spread over the connections instead of url's own: connection c of n takes
    * paths c, c + n, c + 2n, ... and cycles through them, one request at a time. With fewer paths than
    * connections, connections share them.
@@ -54,8 +60,16 @@ interface AutocannonInstance {
   on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): void;
 }
 
+interface AutocannonRequest {
+  method: string;
+  path: string;
+  body?: string;
+  /** Called before each request is sent; what it returns is sent. */
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
+
 interface AutocannonClient {
-  setRequests(requests: { method: string; path: string; body?: string }[]): void;
+  setRequests(requests: AutocannonRequest[]): void;
 }
 
 type Autocannon = (opts: Record<string, unknown>, done: (err: Error | null, result: AutocannonResult) => void) => AutocannonInstance;
@@ -63,15 +77,21 @@ type Autocannon = (opts: Record<string, unknown>, done: (err: Error | null, resu
 // autocannon ships no type declarations; the little this file uses is typed above.
 const autocannon = createRequire(__filename)('autocannon') as Autocannon;
 
-/** Each new connection of a run gets its own share of config.paths (see LoadConfig.paths). */
+/**
+ * Each new connection of a run gets its own share of config.paths (see LoadConfig.paths), or url's path
+ * alone; with uniqueBodies, each request is numbered as it is sent.
+ */
 function spread(config: LoadConfig): ((client: AutocannonClient) => void) | undefined {
-  const paths = config.paths;
-  if (!paths?.length) return undefined;
+  if (!config.paths?.length && !config.uniqueBodies) return undefined;
+  const { pathname, search } = new URL(config.url);
+  const paths = config.paths?.length ? config.paths : [pathname + search];
   const groups = Math.min(paths.length, config.connections);
   let next = 0;
+  let sent = 0;
+  const numbered = config.uniqueBodies ? (request: AutocannonRequest) => ({ ...request, body: config.body?.replace('[<n>]', String(++sent)) }) : undefined;
   return (client) => {
     const slot = next++ % groups;
-    client.setRequests(paths.filter((_, i) => i % groups === slot).map((path) => ({ method: config.method, path, body: config.body })));
+    client.setRequests(paths.filter((_, i) => i % groups === slot).map((path) => ({ method: config.method, path, body: config.body, setupRequest: numbered })));
   };
 }
 

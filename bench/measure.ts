@@ -62,6 +62,7 @@ function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): P
       method: op.method,
       headers: headersFor(token, op),
       body: op.body?.(d),
+      uniqueBodies: op.uniqueBodies,
       paths: op.paths?.(d),
       connections: o.connections,
       durationSeconds: o.duration,
