@@ -3,14 +3,10 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
+import { normalEmail } from '../domain/email';
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { DataOwner, ParticipantsRepository } from './participants.repository';
 import { ReportErasure } from '../reports/report-erasure';
-
-/** The address as the API compares it: trimmed and lower-cased. */
-export function normalEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 /** The only form in which an erasure keeps or tells the address: lowercase hex SHA-256 of its normal form. */
 export function emailSha256(email: string): string {

@@ -11,7 +11,8 @@ import { ProfilesRepository } from '../profiles/profiles.repository';
 import { profileDtoOf } from '../profiles/profiles.service';
 import { ErasureDto, ErasureResultDto, PersonExportDto } from './dto/participant.dto';
 import { ListErasuresQueryDto, PersonDto } from './dto/participant-input.dto';
-import { ErasureService, isPerson, normalEmail } from './erasure.service';
+import { normalEmail } from '../domain/email';
+import { ErasureService, isPerson } from './erasure.service';
 import { OneOwnerException } from './participants.errors';
 import { DataOwner, ParticipantsRepository } from './participants.repository';
 
