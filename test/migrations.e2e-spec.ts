@@ -12,6 +12,7 @@ import { migrations } from '../src/database/migrations';
 import { Insights1764000000000 } from '../src/database/migrations/1764000000000-insights';
 import { ExactIdentifiers1767000000000 } from '../src/database/migrations/1767000000000-exact-identifiers';
 import { AnswerDigests1767600000000 } from '../src/database/migrations/1767600000000-answer-digests';
+import { EmailDigests1767700000000 } from '../src/database/migrations/1767700000000-email-digests';
 
 /**
  * Migrations run on databases that hold data: each is tried on a fresh database of the run's engine
@@ -165,6 +166,40 @@ describe(`Migrations on existing data (${ENGINE})`, () => {
     await new AnswerDigests1767600000000().down(db.createQueryRunner());
     expect(Number((await db.query("SELECT COUNT(*) AS n FROM invites WHERE link_id = 'answered'"))[0].n)).toBe(1);
     await expect(db.query('SELECT COUNT(*) FROM invite_answer_digests')).rejects.toThrow(/invite_answer_digests/);
+    await db.destroy();
+  });
+
+  it('EmailDigests: every invite started with an address gets the digest of its normal form; erased, unstarted and address-less invites none', async () => {
+    const db = await migratedUpTo(EmailDigests1767700000000);
+    const now = sqlDate(new Date('2026-11-20T10:05:00.000Z'));
+    await db.query("INSERT INTO products (id, name, org_id, created_at, updated_at) VALUES ('p1', 'Acme', 'org', ?, ?)", [now, now]);
+    for (const id of ['i1', 'i2']) await db.query("INSERT INTO interviews (id, product_id, name, interviewer, created_at, updated_at) VALUES (?, 'p1', 'Study', 'default', ?, ?)", [id, now, now]);
+    const insert = (linkID: string, interviewID: string, email: string | null, state: { started?: boolean; erased?: boolean; userInfo?: boolean } = {}) => {
+      const { started = true, erased = false, userInfo = true } = state;
+      return db.query(
+        'INSERT INTO invites (link_id, interview_id, product_id, org_id, status, created_at, updated_at, expires_on, conversation, turn_meta, answer_count, user_info, started_on, erased_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [linkID, interviewID, 'p1', 'org', started ? 'started' : 'pending', now, now, now, '[]', '[]', 0, userInfo ? JSON.stringify({ email, name: 'Ada', occupation: null }) : null, started ? now : null, erased ? now : null],
+      );
+    };
+    await insert('ada', 'i2', ' Ada.Lovelace@Example.COM ');
+    await insert('erased', 'i1', null, { erased: true, userInfo: false });
+    await insert('unstarted', 'i1', 'pending@example.com', { started: false });
+    await insert('no-address', 'i1', null);
+    await insert('blank', 'i1', '   ');
+    // More invites than one page of the migration's reads (500).
+    for (let i = 0; i < 501; i++) await insert(`bulk-${String(i).padStart(3, '0')}`, 'i1', `person${i}@example.com`);
+
+    await new EmailDigests1767700000000().up(db.createQueryRunner());
+    const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    const rows = (await db.query('SELECT link_id AS linkID, interview_id AS interviewID, digest FROM invite_email_digests ORDER BY link_id')) as { linkID: string; interviewID: string; digest: string }[];
+    expect(rows.filter((r) => !r.linkID.startsWith('bulk-'))).toEqual([{ linkID: 'ada', interviewID: 'i2', digest: sha('ada.lovelace@example.com') }]);
+    expect(rows.filter((r) => r.linkID.startsWith('bulk-'))).toHaveLength(501);
+    expect(rows.find((r) => r.linkID === 'bulk-500')).toEqual({ linkID: 'bulk-500', interviewID: 'i1', digest: sha('person500@example.com') });
+    await expect(db.query("DELETE FROM invites WHERE link_id = 'ada'")).rejects.toThrow(/foreign key/i);
+
+    await new EmailDigests1767700000000().down(db.createQueryRunner());
+    expect(Number((await db.query("SELECT COUNT(*) AS n FROM invites WHERE link_id = 'ada'"))[0].n)).toBe(1);
+    await expect(db.query('SELECT COUNT(*) FROM invite_email_digests')).rejects.toThrow(/invite_email_digests/);
     await db.destroy();
   });
 });

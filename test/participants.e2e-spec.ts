@@ -121,6 +121,10 @@ describe("Interviewees' data: erasure and export", () => {
     // The digests kept of their answers (for the duplicate-answer check) are of their words: they go too.
     const digest = sha256(answers[0]);
     expect(await mentions(t.db, digest)).toEqual({ invite_answer_digests: 3 });
+    // So is the digest of their address (for the duplicate-participant check), one per invite they started:
+    // the SHA-256 of its normal form, which the audit keeps as emailSha256 by design and nothing else may.
+    const emailDigest = sha256(email);
+    expect(await mentions(t.db, emailDigest)).toEqual({ invite_email_digests: 3 });
 
     const erased = await post('/v1/participants/erase', { email, orgID: orgA });
     expect(erased.status).toBe(200);
@@ -168,6 +172,8 @@ describe("Interviewees' data: erasure and export", () => {
     expect(second.body.result).toMatchObject({ invites: 1, profiles: 1, reports: 0 });
     await receiver.waitFor(hookB, 1);
     for (const needle of [email, name, phrase, 'Quistgaard', digest]) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
+    // The address's digest is left only where it is the audit's emailSha256: the three erasures and the two events.
+    expect(await mentions(t.db, emailDigest)).toEqual({ erasures: 3, webhook_deliveries: 2 });
     // The other interviewee under A keeps their data.
     expect((await get('/v1/invites/getOne', { linkID: a1other })).body.result.userInfo.email).toBe(`other.${tag}@example.org`);
   });
@@ -266,6 +272,8 @@ describe("Interviewees' data: erasure and export", () => {
       expect((await invite(other)).userInfo).toBeNull();
       expect(await people()).toEqual([]);
       for (const needle of [`fred.${tag}`, 'Fred Fresh', `harbour charts ${tag}`, sha256(answers[0])]) expect({ needle, found: await mentions(t.db, needle) }).toEqual({ needle, found: {} });
+      // The digest of Fred's address went with it: the audit alone keeps it, as emailSha256.
+      expect(await mentions(t.db, sha256(`fred.${tag}@example.org`))).toEqual({ erasures: 2 });
 
       const audit = (await get('/v1/participants/getErasures', { orgID })).body.result as { by: string; invites: number; profiles: number; emailSha256: string }[];
       const sha = sha256;

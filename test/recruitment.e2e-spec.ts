@@ -294,6 +294,25 @@ describe('Recruitment through panels', () => {
       expect(await quality(second)).toEqual({ score: 0.5, flags: ['duplicate_answer', 'duplicate_participant'] });
     });
 
+    it('compares addresses trimmed and in any case, within the interview only, and forgets an erased person\'s address', async () => {
+      const { interviewID, orgID } = await interview();
+      const first = await started(interviewID, '  Same.Person@Example.com\t');
+      // Its own address is no duplicate: the start's check runs before the address is kept.
+      expect((await quality(first))?.flags ?? []).toEqual([]);
+      const second = await started(interviewID, 'same.person@EXAMPLE.COM');
+      expect(await quality(second)).toEqual({ score: 0.75, flags: ['duplicate_participant'] });
+      // Another interview's invites are no one to compare with.
+      const elsewhere = await started((await interview()).interviewID, 'same.person@example.com');
+      expect((await quality(elsewhere))?.flags ?? []).toEqual([]);
+
+      // Once the person is erased, no invite of the interview holds the address: the next to start with it is not flagged.
+      expect((await t.http.post('/v1/participants/erase').set(bearer(admin)).send({ email: 'Same.Person@example.com', orgID })).body.result).toMatchObject({ invites: 2 });
+      const after = await started(interviewID, 'same.person@example.com');
+      expect((await quality(after))?.flags ?? []).toEqual([]);
+      // And the one after that is, by the address kept for it.
+      expect(await quality(await started(interviewID, 'SAME.person@example.com'))).toEqual({ score: 0.75, flags: ['duplicate_participant'] });
+    });
+
     it('compares answers exactly, never with the invite\'s own, and forgets an erased invite\'s answers', async () => {
       const { interviewID, orgID } = await interview();
       const first = await started(interviewID);

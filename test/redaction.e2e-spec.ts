@@ -91,8 +91,9 @@ describe('redactPII: identifiers leave an answer before it is stored, logged or 
       const plainLink = new URL(plainUrl).pathname.split('/').pop()!;
       await t.http.post(`/i/${plainLink}/start`).send({ name: 'Zoe Quill', email: 'zq@example.org', consent: true }).expect(200);
       expect((await t.http.post(`/i/${plainLink}/reply`).send({ content: ANSWER })).body.result.turns[0].content).toBe(ANSWER);
-      // The answer's digest first: the foreign key keeps an invite with digests from going alone.
+      // The answer's and the address's digests first: the foreign keys keep an invite with digests from going alone.
       await t.db.query('DELETE FROM invite_answer_digests WHERE link_id = ?', [plainLink]);
+      await t.db.query('DELETE FROM invite_email_digests WHERE link_id = ?', [plainLink]);
       await t.db.query('DELETE FROM invites WHERE link_id = ?', [plainLink]);
     });
   });

@@ -150,6 +150,21 @@ describe('Repositories (SQL on the e2e database)', () => {
         await expect(sut.answerElsewhere(tx, interviewID, ids[1], 'Because it is quick.')).resolves.toBe(false);
         await expect(sut.answerElsewhere(tx, otherInterview, ids[0], 'Because it is quick.')).resolves.toBe(false);
       });
+      // The address an invite started with, kept in its normal form (trimmed, lower-cased); a blank one not at all.
+      await db.transaction(async (tx) => {
+        await sut.keepEmail(tx, { linkID: ids[1], interviewID }, '  Ada@Example.COM ');
+        await sut.keepEmail(tx, { linkID: ids[2], interviewID }, '   ');
+      });
+      await db.transaction(async (tx) => {
+        await expect(sut.emailElsewhere(tx, interviewID, ids[0], 'ada@example.com')).resolves.toBe(true);
+        await expect(sut.emailElsewhere(tx, interviewID, ids[0], ' ADA@example.com\t')).resolves.toBe(true);
+        await expect(sut.emailElsewhere(tx, interviewID, ids[0], 'ada@example.org')).resolves.toBe(false);
+        await expect(sut.emailElsewhere(tx, interviewID, ids[0], '')).resolves.toBe(false);
+        // Never the invite's own, nor another interview's.
+        await expect(sut.emailElsewhere(tx, interviewID, ids[1], 'ada@example.com')).resolves.toBe(false);
+        await expect(sut.emailElsewhere(tx, otherInterview, ids[0], 'ada@example.com')).resolves.toBe(false);
+      });
+      await expect(db.query('SELECT link_id AS linkID FROM invite_email_digests WHERE interview_id = ?', [interviewID])).resolves.toEqual([{ linkID: ids[1] }]);
     });
   });
 

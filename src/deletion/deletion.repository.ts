@@ -6,6 +6,7 @@ import { FOR_UPDATE } from '../database/column-types';
 import { Interview } from '../interviews/interview.entity';
 import { InviteAnswerDigest } from '../invites/invite-answer-digest.entity';
 import { InviteAudio } from '../invites/invite-audio.entity';
+import { InviteEmailDigest } from '../invites/invite-email-digest.entity';
 import { Invite } from '../invites/invite.entity';
 import { Product } from '../products/product.entity';
 import { Profile, ProfileProduct } from '../profiles/profile.entity';
@@ -40,7 +41,7 @@ export class DeletionRepository {
     return interviews.map((i) => i.interviewID);
   }
 
-  /** Deletes the interviews' share links, report codes, reports, codebooks and invites (with their transcripts, kept recordings and answer digests), then the interviews. */
+  /** Deletes the interviews' share links, report codes, reports, codebooks and invites (with their transcripts, kept recordings, answer digests and e-mail digests), then the interviews. */
   async deleteInterviews(db: EntityManager, interviewIDs: string[]): Promise<Omit<Removed, 'profiles'>> {
     let invites = 0;
     let reports = 0;
@@ -55,6 +56,7 @@ export class DeletionRepository {
       await db.getRepository(Codebook).delete({ interviewID: In(ids) });
       await db.createQueryBuilder().delete().from(InviteAudio).where(`link_id IN (${theirInvites})`, { ids }).execute();
       await db.getRepository(InviteAnswerDigest).delete({ interviewID: In(ids) });
+      await db.getRepository(InviteEmailDigest).delete({ interviewID: In(ids) });
       invites += (await db.getRepository(Invite).delete({ interviewID: In(ids) })).affected ?? 0;
       await db.getRepository(Interview).delete({ interviewID: In(ids) });
     }

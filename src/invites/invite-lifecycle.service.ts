@@ -206,7 +206,8 @@ export class InviteLifecycleService {
    * pending → started: who the interviewee is, the language the interview is held in, and the first
    * turns (the consent note, the agent's opening). `admit` (an open link's invite) decides in the same
    * transaction whether a place is still free; when it is not, the invite is overquota instead.
-   * `quality` is the invite's quality with what the start tells (an e-mail another invite used).
+   * `quality` is the invite's quality with what the start tells (an e-mail another invite used); the
+   * address's digest is kept in the same transaction, after it, for the checks of later starts.
    */
   async start(
     invite: RoomInvite,
@@ -223,6 +224,8 @@ export class InviteLifecycleService {
       outcome = options.admit && !(await options.admit(db)) ? 'overquota' : 'started';
       if (outcome === 'overquota') return { status: 'overquota' };
       const quality = options.quality ? await options.quality(db, person.email ?? null) : null;
+      // The address's digest, for the next start's check: kept after this one's, which must not find it.
+      if (person.email) await this.invites.keepEmail(db, invite, person.email);
       return {
         status: 'started',
         userInfo: { email: person.email ?? null, name: person.name ?? null, occupation: person.occupation ?? null },

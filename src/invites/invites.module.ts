@@ -6,6 +6,7 @@ import { ProductsModule } from '../products/products.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module';
 import { InviteAnswerDigest } from './invite-answer-digest.entity';
+import { InviteEmailDigest } from './invite-email-digest.entity';
 import { InviteAudio } from './invite-audio.entity';
 import { Invite } from './invite.entity';
 import { InviteLifecycleService } from './invite-lifecycle.service';
@@ -15,7 +16,7 @@ import { InvitesService } from './invites.service';
 import { InviteAudioRepository } from './invite-audio.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Invite, InviteAudio, InviteAnswerDigest]), IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
+  imports: [TypeOrmModule.forFeature([Invite, InviteAudio, InviteAnswerDigest, InviteEmailDigest]), IdempotencyModule, InterviewsModule, ProductsModule, ProfilesModule, WebhookOutboxModule],
   controllers: [InvitesController],
   providers: [InvitesService, InviteLifecycleService, InvitesRepository, InviteAudioRepository],
   // The HTTP service's expiry sweeper (AppModule) reads the invites' settings too.

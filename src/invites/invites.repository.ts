@@ -10,6 +10,8 @@ import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
 import { InviteAnswerDigest } from './invite-answer-digest.entity';
+import { InviteEmailDigest } from './invite-email-digest.entity';
+import { normalEmail } from '../domain/email';
 import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
@@ -138,9 +140,14 @@ const ownerOf = (product: Product | undefined): Owned => ({ orgID: product?.orgI
  */
 const answerDigest = (content: string): string => hash('sha256', content, 'hex');
 
-/** The interview's invites other than `linkID`: what the quality checks compare an invite with. */
-const otherInvites = (db: EntityManager, interviewID: string, linkID: string) =>
-  db.getRepository(Invite).createQueryBuilder('i').where('i.interviewID = :interviewID AND i.linkID <> :linkID', { interviewID, linkID });
+/**
+ * An e-mail address's digest: SHA-256 of its normal form (trimmed and lower-cased, as erasure compares
+ * addresses), in hex; EmailDigests1767700000000 writes the same. An empty address has none.
+ */
+const emailDigest = (email: string): string | null => {
+  const normal = normalEmail(email);
+  return normal === '' ? null : hash('sha256', normal, 'hex');
+};
 
 /** Rows per INSERT statement: about 13 parameters a row keeps 1,000 rows under SQLite's variable limit (32,766). */
 const INSERT_CHUNK = 1000;
@@ -438,10 +445,28 @@ export class InvitesRepository {
       .getExists();
   }
 
-  /** Whether another invite of the interview, started before, was started with this e-mail address (any case). */
+  /**
+   * Keeps the digest of the address an invite starts with, in the start's transaction (after its own
+   * check, which must not find it): what emailElsewhere looks up. An empty address keeps nothing.
+   */
+  async keepEmail(db: EntityManager, invite: { linkID: string; interviewID: string }, email: string): Promise<void> {
+    const digest = emailDigest(email);
+    if (digest !== null) await db.createQueryBuilder().insert().into(InviteEmailDigest).values({ linkID: invite.linkID, interviewID: invite.interviewID, digest }).updateEntity(false).execute();
+  }
+
+  /**
+   * Whether another invite of the interview, started before, was started with this e-mail address
+   * (trimmed, any case) and its person not erased since: one lookup of the kept digests, where a scan
+   * of the userInfo of the interview's started invites grew with them.
+   */
   async emailElsewhere(db: EntityManager, interviewID: string, linkID: string, email: string): Promise<boolean> {
-    const needle = `"email":${JSON.stringify(email)}`.toLowerCase();
-    return otherInvites(db, interviewID, linkID).andWhere('i.startedOn IS NOT NULL').andWhere('INSTR(LOWER(i.userInfo), :needle) > 0', { needle }).getExists();
+    const digest = emailDigest(email);
+    if (digest === null) return false;
+    return db
+      .getRepository(InviteEmailDigest)
+      .createQueryBuilder('d')
+      .where('d.interviewID = :interviewID AND d.digest = :digest AND d.linkID <> :linkID', { interviewID, digest, linkID })
+      .getExists();
   }
 
   /** A new invite of the open link, in the status its arrival decided. */

@@ -4,6 +4,7 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 import { ApiToken } from '../auth/api-token.entity';
 import { InviteAnswerDigest } from '../invites/invite-answer-digest.entity';
 import { InviteAudio } from '../invites/invite-audio.entity';
+import { InviteEmailDigest } from '../invites/invite-email-digest.entity';
 import { Invite } from '../invites/invite.entity';
 import { OwnerFilter, ownedWithin, type Owned } from '../access/access-rule';
 import { INVITE_FIELDS, type InviteView } from '../invites/invites.repository';
@@ -74,12 +75,13 @@ export class ParticipantsRepository {
     return invites.map(({ product, ...invite }) => ({ ...invite, product: { orgID: product!.orgID, userID: product!.userID } }));
   }
 
-  /** Clears the invites' person and transcript, deletes the recordings and digests kept of their answers, and marks them erased. */
+  /** Clears the invites' person and transcript, deletes the recordings and digests kept of their answers and the digest of their address, and marks them erased. */
   async eraseInvites(db: EntityManager, linkIDs: readonly string[], now: Date): Promise<void> {
     for (let i = 0; i < linkIDs.length; i += IN_CHUNK) {
       const ids = linkIDs.slice(i, i + IN_CHUNK);
       await db.getRepository(InviteAudio).delete({ linkID: In(ids) });
       await db.getRepository(InviteAnswerDigest).delete({ linkID: In(ids) });
+      await db.getRepository(InviteEmailDigest).delete({ linkID: In(ids) });
       // The panel's id, its passthrough values and the screener's answers are the person's too (the segment and quality stay: no one is in them).
       await db
         .getRepository(Invite)

@@ -17,6 +17,7 @@ const BY_CONTENT: [string, string][] = [
   ['report_shares', 'id'],
   ['erasures', 'id'],
   ['invite_answer_digests', 'link_id, turn_index'],
+  ['invite_email_digests', 'link_id'],
 ];
 
 export async function dbFingerprint(db: DataSource): Promise<string> {

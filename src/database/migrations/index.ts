@@ -12,6 +12,7 @@ import { VoiceInterviews1767300000000 } from './1767300000000-voice-interviews';
 import { InterviewTranslations1767400000000 } from './1767400000000-interview-translations';
 import { Recruitment1767500000000 } from './1767500000000-recruitment';
 import { AnswerDigests1767600000000 } from './1767600000000-answer-digests';
+import { EmailDigests1767700000000 } from './1767700000000-email-digests';
 
 /** Listed explicitly (no glob) for the app and the tests, under tsc and SWC alike; the TypeORM CLI finds the built files (ormconfig.ts). */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   InterviewTranslations1767400000000,
   Recruitment1767500000000,
   AnswerDigests1767600000000,
+  EmailDigests1767700000000,
 ];
