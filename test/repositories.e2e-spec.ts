@@ -3,6 +3,7 @@ import { productScopeSql } from '../src/access/access-rule';
 import { newUrlSecrets, uuidv7 } from '../src/common/ids';
 import { InterviewsRepository } from '../src/interviews/interviews.repository';
 import { InvitesRepository } from '../src/invites/invites.repository';
+import { InviteAnswerDigest } from '../src/invites/invite-answer-digest.entity';
 import { ProductsRepository } from '../src/products/products.repository';
 import { ProfilesRepository } from '../src/profiles/profiles.repository';
 import { WebhookRelay } from '../src/webhooks/webhook-relay';
@@ -136,20 +137,32 @@ describe('Repositories (SQL on the e2e database)', () => {
       await expect(sut.tally(interviewID)).resolves.toEqual({ byStatus: { pending: 2, started: 1 }, started: 1, answers: 1 });
       const [source] = (await sut.answerSources(interviewID, { withPerson: false }).page(10)).rows;
       expect(source).toMatchObject({ linkID: ids[1], status: 'started', userInfo: null, conversation: JSON.stringify(conversation), turnMeta: JSON.stringify([{ at: null, questionIndex: null }]) });
-      // The digests of the turns a change appends, from the given index on: the interviewee's only.
-      const appended = [...conversation, { role: 'interviewer' as const, content: 'Why?' }, { role: 'interviewee' as const, content: 'Because it is quick.' }];
+      // The digests of the turns a change appends, from the given index on: the interviewee's only, and
+      // only answers of 8 words or more (a shorter one can never equal a compared answer).
+      const long = 'Because it is quick and the whole team already knows it.';
+      const long2 = 'We tried two other tools before this one and gave both up.';
+      const appended = [
+        ...conversation,
+        { role: 'interviewer' as const, content: long2 },
+        { role: 'interviewee' as const, content: long },
+        { role: 'interviewer' as const, content: 'Anything else?' },
+        { role: 'interviewee' as const, content: 'No, that is all.' },
+      ];
       await db.transaction((tx) => sut.keepAnswers(tx, { linkID: ids[1], interviewID }, appended, 1));
       const otherInterview = await interview(productID);
       await db.transaction(async (tx) => {
-        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Because it is quick.')).resolves.toBe(true);
-        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'because it is quick.')).resolves.toBe(false);
-        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Why?')).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], long)).resolves.toBe(true);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], long.toLowerCase())).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], long2)).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'No, that is all.')).resolves.toBe(false);
         // Turn 0 came before the index given: not kept.
         await expect(sut.answerElsewhere(tx, interviewID, ids[0], 'Yes.')).resolves.toBe(false);
         // Never the invite's own, nor another interview's.
-        await expect(sut.answerElsewhere(tx, interviewID, ids[1], 'Because it is quick.')).resolves.toBe(false);
-        await expect(sut.answerElsewhere(tx, otherInterview, ids[0], 'Because it is quick.')).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, interviewID, ids[1], long)).resolves.toBe(false);
+        await expect(sut.answerElsewhere(tx, otherInterview, ids[0], long)).resolves.toBe(false);
       });
+      // One row: the long answer's (turn 2 of the appended transcript).
+      expect(await db.getRepository(InviteAnswerDigest).find({ select: { linkID: true, turnIndex: true }, where: { linkID: ids[1] } })).toEqual([{ linkID: ids[1], turnIndex: 2 }]);
       // The address an invite started with, kept in its normal form (trimmed, lower-cased); a blank one not at all.
       await db.transaction(async (tx) => {
         await sut.keepEmail(tx, { linkID: ids[1], interviewID }, '  Ada@Example.COM ');

@@ -5,9 +5,11 @@ import { INVITE_LIMITS } from '../domain/invite.limits';
 import { Invite } from './invite.entity';
 
 /**
- * The SHA-256 of each interviewee turn, kept beside the transcript so that the duplicate-answer check
- * (an answer equal to another invite's in the interview) is one index lookup, however many invites and
- * transcripts the interview holds, where a scan of every transcript grew with both. Keyed like
+ * The SHA-256 of each interviewee turn long enough to be compared (isComparable), kept beside the
+ * transcript so that the duplicate-answer check (an answer equal to another invite's in the interview)
+ * is one index lookup, however many invites and transcripts the interview holds, where a scan of every
+ * transcript grew with both. Rows of shorter answers written before (the migration's backfill) match
+ * nothing and do no harm. Keyed like
  * invite_audio by the invite and the turn's index in its conversation; written in the transaction that
  * stores the turn, erased and deleted with the invite's transcript (participants' erasure, retention,
  * interviews/products deleteOne). A digest is of the person's words, so it goes wherever they go.

@@ -11,6 +11,7 @@ import { Product } from '../products/product.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
 import { InviteAnswerDigest } from './invite-answer-digest.entity';
 import { InviteEmailDigest } from './invite-email-digest.entity';
+import { isComparable } from '../domain/duplicate-answers';
 import { normalEmail } from '../domain/email';
 import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
@@ -422,13 +423,15 @@ export class InvitesRepository {
 
   /**
    * Keeps the digest of each interviewee turn among `conversation`'s turns from index `from` on (the
-   * ones a change appends), in the change's transaction: what answerElsewhere looks up.
+   * ones a change appends), in the change's transaction: what answerElsewhere looks up. Only of answers
+   * long enough to be compared (isComparable): a shorter one can never equal a compared one, and most
+   * replies then write nothing more.
    */
   async keepAnswers(db: EntityManager, invite: { linkID: string; interviewID: string }, conversation: readonly ConversationTurn[], from: number): Promise<void> {
     const digests: InviteAnswerDigest[] = [];
     for (let turnIndex = from; turnIndex < conversation.length; turnIndex++) {
       const turn = conversation[turnIndex];
-      if (turn.role === 'interviewee') digests.push({ linkID: invite.linkID, interviewID: invite.interviewID, turnIndex, digest: answerDigest(turn.content) });
+      if (turn.role === 'interviewee' && isComparable(turn.content)) digests.push({ linkID: invite.linkID, interviewID: invite.interviewID, turnIndex, digest: answerDigest(turn.content) });
     }
     if (digests.length > 0) await db.createQueryBuilder().insert().into(InviteAnswerDigest).values(digests).updateEntity(false).execute();
   }

@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { InviteQuality, QualityFlag } from '../invites/invite-quality';
 import type { ConversationTurn } from '../invites/invite.entity';
 import { InvitesRepository } from '../invites/invites.repository';
-import { AnswerSignals, DUPLICATE_MIN_WORDS, isLowEffort, qualityWith, signalFlags, wordCount } from './quality';
+import { isComparable } from '../domain/duplicate-answers';
+import { AnswerSignals, isLowEffort, qualityWith, signalFlags } from './quality';
 
 /**
  * Quality: what an invite's answers let a team doubt. Judged as each answer is stored (in its
@@ -29,7 +30,7 @@ export class QualityService {
   ): Promise<InviteQuality> {
     const raised: QualityFlag[] = signalFlags(answer, signals);
     // A flag stays once raised: an invite already flagged for a duplicate answer is not looked up again.
-    const compared = questionIndex !== null && wordCount(answer) >= DUPLICATE_MIN_WORDS && !invite.quality?.flags.includes('duplicate_answer');
+    const compared = questionIndex !== null && isComparable(answer) && !invite.quality?.flags.includes('duplicate_answer');
     if (compared && (await this.invites.answerElsewhere(db, invite.interviewID, invite.linkID, answer))) raised.push('duplicate_answer');
     const answers = conversation.filter((turn) => turn.role === 'interviewee').map((turn) => turn.content);
     if (answers.filter(isLowEffort).length * 2 > answers.length) raised.push('low_effort');

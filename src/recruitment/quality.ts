@@ -15,18 +15,12 @@ const MIN_JUDGED_CHARS = 20;
  * sustain outside contests; an answer typed faster was not typed.
  */
 const MAX_CHARS_PER_SECOND = 17;
-/** A duplicate answer is one long enough not to be a common phrase. */
-export const DUPLICATE_MIN_WORDS = 8;
 /** Each flag takes this much off the score (1 = no doubt). */
 const FLAG_WEIGHT = 0.25;
 
 /** Characters as a person counts them (code points, not UTF-16 units). */
 function length(text: string): number {
   return [...text.trim()].length;
-}
-
-export function wordCount(text: string): number {
-  return text.trim().split(/\s+/u).filter(Boolean).length;
 }
 
 /**
