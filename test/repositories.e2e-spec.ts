@@ -1,6 +1,10 @@
 import { DataSource } from 'typeorm';
 import { productScopeSql } from '../src/access/access-rule';
 import { newUrlSecrets, uuidv7 } from '../src/common/ids';
+import { KeysetList, type KeysetQuery } from '../src/common/keyset';
+import { queryAndParameters } from '../src/database/query-text';
+import { Interview } from '../src/interviews/interview.entity';
+import { Product } from '../src/products/product.entity';
 import { InterviewsRepository } from '../src/interviews/interviews.repository';
 import { InvitesRepository } from '../src/invites/invites.repository';
 import { InviteAnswerDigest } from '../src/invites/invite-answer-digest.entity';
@@ -53,6 +57,53 @@ describe('Repositories (SQL on the e2e database)', () => {
       // A token of user u1 alone sees b of this organization, not a.
       const scoped = sut.list({ orgID }, productScopeSql({ isAdmin: false, orgID: null, userID: 'u1' }, 'p'));
       expect((await scoped.page(10)).rows.map((r) => r.productID)).toEqual([ids[1]]);
+    });
+  });
+
+  describe('SQL text kept by shape (queryAndParameters)', () => {
+    it("gives what the builder's own getQueryAndParameters gives, for the lists' builders, on a first and a later use", async () => {
+      const orgs = [uniq('org'), uniq('org')];
+      const ids = [await product({ orgID: orgs[0] }, 'a'), await product({ orgID: orgs[0], userID: 'u1' }, 'b'), await product({ orgID: orgs[1] }, 'c')];
+      const seen: [string, unknown[]][] = [];
+      // The products list's own builders (KeysetList adds the cursor, order and limit), each held to the stock method.
+      const list = (filter: { orgID?: string; userID?: string }, scope?: ReturnType<typeof productScopeSql>) => {
+        const inner = t.app.get(ProductsRepository).list(filter, scope);
+        // Its own query (KeysetList keeps it private), read through a check of each builder it makes.
+        const query = (inner as unknown as { q: KeysetQuery<Product, Product> }).q;
+        return new KeysetList<Product, Product>({
+          ...query,
+          read: async (builder) => {
+            const ours = queryAndParameters(builder);
+            expect(ours).toEqual(builder.getQueryAndParameters());
+            seen.push(ours);
+            return query.read!(builder);
+          },
+        });
+      };
+      const first = await list({ orgID: orgs[0] }).page(1);
+      const other = await list({ orgID: orgs[1] }).page(1);
+      expect([...first.rows, ...other.rows].map((r) => r.productID)).toEqual([ids[0], ids[2]]);
+      // One shape, one text; the values are each list's own.
+      expect(seen[1][0]).toBe(seen[0][0]);
+      expect(seen.map(([, params]) => params[0])).toEqual([orgs[0], orgs[1]]);
+      // After a cursor, from a cursor, and within a scope: other shapes, other texts.
+      expect((await list({ orgID: orgs[0] }).page(1, first.next)).rows.map((r) => r.productID)).toEqual([ids[1]]);
+      expect((await list({ orgID: orgs[0] }).page(1, first.next)).rows.map((r) => r.productID)).toEqual([ids[1]]);
+      const { value: resumed } = await list({ orgID: orgs[0] }).pages(5, first.next, true).next();
+      expect((resumed as Product[]).map((r) => r.productID)).toEqual([ids[0], ids[1]]);
+      expect((await list({ orgID: orgs[0] }, productScopeSql({ isAdmin: false, orgID: null, userID: 'u1' }, 'p')).page(10)).rows.map((r) => r.productID)).toEqual([ids[1]]);
+      expect(new Set(seen.map(([sql]) => sql)).size).toBe(4);
+    });
+
+    it('builds anew what its key does not cover (a join), and keeps shapes that differ apart', async () => {
+      const repo = db.getRepository(Product);
+      const joined = () => repo.createQueryBuilder('p').innerJoin(Interview, 'iv', 'iv.productID = p.productID').select('p.productID', 'productID').where('p.orgID = :orgID', { orgID: 'o' });
+      expect(queryAndParameters(joined())).toEqual(joined().getQueryAndParameters());
+      expect(queryAndParameters(joined())).toEqual(joined().getQueryAndParameters());
+      const by = (column: string) => repo.createQueryBuilder('p').select('p.productID', 'productID').where(`p.${column} = :v`, { v: 'x' });
+      expect(queryAndParameters(by('orgID'))).toEqual(by('orgID').getQueryAndParameters());
+      expect(queryAndParameters(by('userID'))).toEqual(by('userID').getQueryAndParameters());
+      expect(queryAndParameters(by('userID'))[0]).not.toBe(queryAndParameters(by('orgID'))[0]);
     });
   });
 

@@ -1,6 +1,7 @@
 import type { ColumnType, DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ENGINE } from '../config/engine';
+import { rawRows } from './query-text';
 
 /**
  * Entities are declared once for both engines. MySQL's TEXT holds only 64 KB, too small for
@@ -134,9 +135,13 @@ export function selectProperties<E extends ObjectLiteral>(query: SelectQueryBuil
   return query;
 }
 
-/** The rows of a selectProperties() query of `target`, as its column types read them. */
-export function readProperties<T extends ObjectLiteral>(target: EntityTarget<ObjectLiteral>): (query: SelectQueryBuilder<ObjectLiteral>) => Promise<T[]> {
-  return async (query) => (await query.getRawMany<Record<string, unknown>>()).map(hydrator<T>(query.connection.manager, target as EntityTarget<T>));
+/**
+ * The rows of a selectProperties() query of `target`, as its column types read them, run by `db` (the
+ * manager the query's builder came from), its SQL text kept by shape (rawRows).
+ */
+export function readProperties<T extends ObjectLiteral>(target: EntityTarget<ObjectLiteral>, db: EntityManager): (query: SelectQueryBuilder<ObjectLiteral>) => Promise<T[]> {
+  const read = hydrator<T>(db, target as EntityTarget<T>);
+  return async (query) => (await rawRows<Record<string, unknown>>(query, db)).map(read);
 }
 
 /**

@@ -205,7 +205,7 @@ export class InvitesRepository {
         return query;
       },
       keys: { created: 'i.createdAt', id: 'i.linkID' },
-      read: readProperties<InviteView>(Invite),
+      read: readProperties<InviteView>(Invite, this.dataSource.manager),
       keyOf: (invite) => ({ createdAt: invite.createdAt, id: invite.linkID }),
     });
   }

@@ -73,7 +73,7 @@ export class ProductsRepository {
     return new KeysetList<ListedProduct, Product>({
       query: () => ownedWithin(selectProperties(this.dataSource.getRepository(Product).createQueryBuilder('p'), 'p', LISTED), filter, scope),
       keys: { created: 'p.createdAt', id: 'p.productID' },
-      read: readProperties<ListedProduct>(Product),
+      read: readProperties<ListedProduct>(Product, this.dataSource.manager),
       keyOf: (p) => ({ createdAt: p.createdAt, id: p.productID }),
     });
   }
