@@ -5,9 +5,9 @@ import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * SQL text of the lists' SELECTs, with their :named parameters, by the builder's shape: the lists build
  * the same few queries over and over with other values, and a builder's getQuery() (its select list
  * expanded, every property name replaced through a regular expression of the entity's properties, the
- * names escaped) cost more than the rest of a 100-row page's work on top of ef242af's plain SQL
- * (products/getList × 100 sequential, 1.06-1.08x ef242af's time, interleaved A/B; the profile's
- * difference was getQuery() and little else). The parameters still go through the driver's own
+ * names escaped) was what a 100-row page cost beyond ef242af's plain SQL (products/getList × 100
+ * sequential, 1.06-1.08x ef242af's time in interleaved A/Bs; the profile's difference was getQuery()
+ * and little else). The parameters still go through the driver's own
  * escapeQueryWithParameters on every call, as getQueryAndParameters() does.
  */
 const texts = new LRUCache<string, string>({ max: 1000 });
@@ -40,7 +40,7 @@ function shapeOf(query: SelectQueryBuilder<ObjectLiteral>): string | undefined {
   ) {
     return undefined;
   }
-  return JSON.stringify([
+  return keyOf([
     alias.name,
     alias.metadata.tablePath,
     map.selects,
@@ -54,6 +54,15 @@ function shapeOf(query: SelectQueryBuilder<ObjectLiteral>): string | undefined {
     map.extraAppendedAndWhereCondition,
     map.aliasNamePrefixingEnabled,
   ]);
+}
+
+/** The key's text; none (built every time) for a condition JSON cannot write, such as one holding a cycle. */
+function keyOf(parts: unknown[]): string | undefined {
+  try {
+    return JSON.stringify(parts);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
