@@ -12,7 +12,7 @@ import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './i
 import { InviteAnswerDigest } from './invite-answer-digest.entity';
 import { InviteEmailDigest } from './invite-email-digest.entity';
 import { isComparable } from '../domain/duplicate-answers';
-import { normalEmail } from '../domain/email';
+import { emailSha256, normalEmail } from '../domain/email';
 import type { InviteStatus } from '../domain/invite-status';
 import type { InviteQuality, ScreenerAnswer } from './invite-quality';
 import { transaction } from '../database/transaction';
@@ -141,14 +141,8 @@ const ownerOf = (product: Product | undefined): Owned => ({ orgID: product?.orgI
  */
 const answerDigest = (content: string): string => hash('sha256', content, 'hex');
 
-/**
- * An e-mail address's digest: SHA-256 of its normal form (trimmed and lower-cased, as erasure compares
- * addresses), in hex; EmailDigests1767700000000 writes the same. An empty address has none.
- */
-const emailDigest = (email: string): string | null => {
-  const normal = normalEmail(email);
-  return normal === '' ? null : hash('sha256', normal, 'hex');
-};
+/** An e-mail address's digest, the contract's emailSha256 (EmailDigests1767700000000 writes the same); an empty address has none. */
+const emailDigest = (email: string): string | null => (normalEmail(email) === '' ? null : emailSha256(email));
 
 /** Rows per INSERT statement: about 13 parameters a row keeps 1,000 rows under SQLite's variable limit (32,766). */
 const INSERT_CHUNK = 1000;

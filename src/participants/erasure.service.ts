@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Owned } from '../access/access-rule';
 import { uuidv7 } from '../common/ids';
-import { normalEmail } from '../domain/email';
+import { emailSha256, normalEmail } from '../domain/email';
 import { OutboxEvent, WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { DataOwner, ParticipantsRepository } from './participants.repository';
 import { ReportErasure } from '../reports/report-erasure';
 
-/** The only form in which an erasure keeps or tells the address: lowercase hex SHA-256 of its normal form. */
-export function emailSha256(email: string): string {
-  return createHash('sha256').update(normalEmail(email), 'utf8').digest('hex');
-}
 
 /** Whether an invite's userInfo is this person's: the address compared trimmed and lower-cased. */
 export function isPerson(userInfo: { email?: unknown } | null, email: string): boolean {
