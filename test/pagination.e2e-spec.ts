@@ -1,3 +1,4 @@
+import { ConversationTurn, Invite } from '../src/invites/invite.entity';
 import { ProfilesService } from '../src/profiles/profiles.service';
 import { TestApp, bearer, expectError, useTestApp, uniq } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
@@ -136,6 +137,27 @@ describe('Paged lists (limit and cursor)', () => {
     expect(streamed).toHaveLength(1203);
     expect(streamed).toEqual(paged);
     expect(res.body.result[0]).toEqual((await t.http.get('/v1/invites/getList').query({ interviewID, limit: 1 }).set(bearer(admin))).body.result[0]);
+  });
+
+  it("writes the transcripts of a streamed list as stored: the same bytes as the rows paged, serialized by JSON.stringify", async () => {
+    const productID = await makeProduct(t, admin, { orgID: uniq('org') });
+    const interviewID = await makeInterview(t, admin, productID);
+    // 150 invites: two chunks of the stream (100 a query).
+    const links = ((await t.http.get('/v1/invites/createInvites').query({ interviewID, count: 150 }).set(bearer(admin)).expect(200)).body.result as string[]).map((url) =>
+      url.split('/').pop()!,
+    );
+    const conversation = [
+      { role: 'interviewer', content: 'Qu\'en pensez-vous ? "Honnêtement" \\ </script> \u2028' },
+      { role: 'interviewee', content: 'Très bien 😀 日本語\n\ttab \ud800' },
+    ];
+    const userInfo = { email: 'stream@example.com', name: 'Zoë "Z" Müller', occupation: null };
+    for (const linkID of [links[0], links[120], links[149]]) await t.db.getRepository(Invite).update({ linkID }, { conversation: conversation as ConversationTurn[], userInfo });
+    const streamed = await t.http.get('/v1/invites/getList').query({ interviewID }).set(bearer(admin)).expect(200);
+    expect(streamed.headers['transfer-encoding']).toBe('chunked');
+    const paged = (await walk('/v1/invites/getList', { interviewID }, 1000)).flat();
+    expect(paged).toHaveLength(150);
+    expect(paged.filter((row) => JSON.stringify(row).includes('Honnêtement'))).toHaveLength(3);
+    expect(streamed.text).toBe(JSON.stringify({ result: paged }));
   });
 
   it('documents limit, cursor and the Link header in Swagger', async () => {

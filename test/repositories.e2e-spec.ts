@@ -3,6 +3,7 @@ import { productScopeSql } from '../src/access/access-rule';
 import { newUrlSecrets, uuidv7 } from '../src/common/ids';
 import { KeysetList, type KeysetQuery } from '../src/common/keyset';
 import { queryAndParameters } from '../src/database/query-text';
+import { StoredJson } from '../src/database/stored-json';
 import { Interview } from '../src/interviews/interview.entity';
 import { Product } from '../src/products/product.entity';
 import { InterviewsRepository } from '../src/interviews/interviews.repository';
@@ -177,7 +178,10 @@ describe('Repositories (SQL on the e2e database)', () => {
       const list = sut.list({ interviewID, segment: 'a' });
       const first = await list.page(2);
       expect(first.rows.map((r) => r.linkID)).toEqual(ids.slice(0, 2));
-      expect(first.rows[1]).toMatchObject({ createdAt: created, conversation, userInfo: null, segment: 'a' });
+      expect(first.rows[1]).toMatchObject({ createdAt: created, userInfo: null, segment: 'a' });
+      // The JSON columns as stored (the text the column's transformer wrote), for the stream to write as it is.
+      expect(first.rows[1].conversation).toStrictEqual(new StoredJson(JSON.stringify(conversation)));
+      expect(first.rows[1].quality).toBeNull();
       const second = await list.page(2, first.next);
       expect({ ids: second.rows.map((r) => r.linkID), next: second.next }).toEqual({ ids: [ids[2]], next: undefined });
       // A list of finer things than invites resumes inside the invite its cursor names.

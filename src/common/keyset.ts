@@ -1,6 +1,7 @@
 import { BadRequestException, Logger, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Brackets, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
+import { stringifyRow } from '../database/stored-json';
 import { LIST_MAX_ROWS } from './limits';
 import type { PageQueryDto } from './page-query.dto';
 
@@ -182,7 +183,8 @@ export async function answerList<R, T>(
   // with + or a template makes a rope, which the response's chunked encoding flattens into a copy to
   // measure it (78 MB of copies for an 81 MB list of 20,000 transcripts).
   const json = (items: T[], afterOthers: boolean) => {
-    const parts = items.map((item) => JSON.stringify(item));
+    // JSON columns the list read as stored (StoredJson) are written as they are.
+    const parts = items.map((item) => stringifyRow(item as object));
     if (afterOthers) parts.unshift('');
     return parts.join(',');
   };

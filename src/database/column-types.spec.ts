@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { format } from 'mysql2';
 import { DataSource } from 'typeorm';
-import { hydratesAsIs, persisted } from './column-types';
+import { hydratesAsIs, hydrator, persisted } from './column-types';
+import { StoredJson } from './stored-json';
 
 const entities = [join(__dirname, '..', '**', '*.entity.ts')];
 
@@ -54,5 +55,31 @@ describe('persisted', () => {
     // What goes on the wire is the same as what the driver's own value would make.
     const wire = (value: unknown) => (value instanceof Date ? format('?', [value], false, 'Z') : format('?', [String(value)]));
     expect(wire(params[1])).toBe(wire(driverValue));
+  });
+});
+
+/** hydrator()'s storedJson: the named jsonText columns as their text, unparsed; everything else as the column types read it. */
+describe('hydrator storedJson', () => {
+  it.each(ENGINES)('keeps the named JSON columns as their stored text on %s', async (_engine, make) => {
+    const dataSource = await make();
+    const conversation = '[{"role":"interviewer","content":"Hi \\"there\\" ✓"}]';
+    const read = hydrator(dataSource.manager, 'Invite', { storedJson: ['conversation', 'userInfo'] });
+    const row = read({ linkID: 'l1', conversation, userInfo: null, passthrough: '{"a":"b"}', createdAt: '2026-11-29 09:05:07.123' });
+    expect(row.conversation).toBeInstanceOf(StoredJson);
+    expect((row.conversation as StoredJson).text).toBe(conversation);
+    expect(JSON.stringify(row.conversation)).toBe(conversation);
+    expect(row.userInfo).toBeNull();
+    // Not named: parsed by the column's transformer, as a plain read does.
+    expect(row.passthrough).toEqual({ a: 'b' });
+    expect(row.linkID).toBe('l1');
+    // A date column is still the driver's to read.
+    const createdAt = dataSource.getMetadata('Invite').findColumnWithPropertyName('createdAt')!;
+    expect(row.createdAt).toEqual(dataSource.driver.prepareHydratedValue('2026-11-29 09:05:07.123', createdAt));
+  });
+
+  it.each(ENGINES)('refuses a property that is no jsonText column on %s', async (_engine, make) => {
+    const dataSource = await make();
+    expect(() => hydrator(dataSource.manager, 'Invite', { storedJson: ['status'] })).toThrow('Invite.status is no jsonText column');
+    expect(() => hydrator(dataSource.manager, 'Invite', { storedJson: ['nothing'] })).toThrow('Invite.nothing is no jsonText column');
   });
 });

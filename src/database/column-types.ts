@@ -2,6 +2,7 @@ import type { ColumnType, DataSource, EntityManager, EntityTarget, ObjectLiteral
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ENGINE } from '../config/engine';
 import { rawRows } from './query-text';
+import { StoredJson } from './stored-json';
 
 /**
  * Entities are declared once for both engines. MySQL's TEXT holds only 64 KB, too small for
@@ -96,10 +97,14 @@ export function hydratesAsIs(column: ColumnMetadata): boolean {
  * the lists are), the row is converted where it stands: the driver's row is ours, and a copy of each
  * row of a large list was garbage the next collection had to sweep.
  */
-export function hydrator<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>): (row: Record<string, unknown>) => T {
+export function hydrator<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>, options: HydrateOptions = {}): (row: Record<string, unknown>) => T {
   const metadata = db.connection.getMetadata(target);
   const driver = db.connection.driver;
-  let plan: { names: string[]; converted: (ColumnMetadata | null)[]; inPlace: boolean } | undefined;
+  const stored = new Set(options.storedJson ?? []);
+  for (const name of stored) {
+    if (metadata.findColumnWithPropertyName(name)?.transformer !== jsonText) throw new Error(`${metadata.name}.${name} is no jsonText column`);
+  }
+  let plan: { names: string[]; converted: (ColumnMetadata | null)[]; asStored: boolean[]; inPlace: boolean } | undefined;
   return (row) => {
     if (!plan) {
       const all = Object.keys(row);
@@ -111,16 +116,24 @@ export function hydrator<T extends ObjectLiteral>(db: EntityManager, target: Ent
       const inPlace = known.length === all.length;
       // In place, only the names the driver converts need a visit.
       const visited = inPlace ? known.filter((k) => k.column) : known;
-      plan = { names: visited.map((k) => k.name), converted: visited.map((k) => k.column), inPlace };
+      plan = { names: visited.map((k) => k.name), converted: visited.map((k) => k.column), asStored: visited.map((k) => stored.has(k.name)), inPlace };
     }
-    const { names, converted, inPlace } = plan;
+    const { names, converted, asStored, inPlace } = plan;
     const out: Record<string, unknown> = inPlace ? row : {};
     for (let i = 0; i < names.length; i++) {
       const column = converted[i];
-      out[names[i]] = column ? driver.prepareHydratedValue(row[names[i]], column) : row[names[i]];
+      const value = row[names[i]];
+      // Both drivers give a text column's value as a string; null (and anything else) as the column reads it.
+      if (asStored[i] && typeof value === 'string') out[names[i]] = new StoredJson(value);
+      else out[names[i]] = column ? driver.prepareHydratedValue(value, column) : value;
     }
     return out as T;
   };
+}
+
+/** How a hydrator reads: `storedJson`, jsonText properties kept as their text (StoredJson), unparsed. */
+export interface HydrateOptions {
+  storedJson?: readonly string[];
 }
 
 /**
@@ -139,8 +152,8 @@ export function selectProperties<E extends ObjectLiteral>(query: SelectQueryBuil
  * The rows of a selectProperties() query of `target`, as its column types read them, run by `db` (the
  * manager the query's builder came from), its SQL text kept by shape (rawRows).
  */
-export function readProperties<T extends ObjectLiteral>(target: EntityTarget<ObjectLiteral>, db: EntityManager): (query: SelectQueryBuilder<ObjectLiteral>) => Promise<T[]> {
-  const read = hydrator<T>(db, target as EntityTarget<T>);
+export function readProperties<T extends ObjectLiteral>(target: EntityTarget<ObjectLiteral>, db: EntityManager, options: HydrateOptions = {}): (query: SelectQueryBuilder<ObjectLiteral>) => Promise<T[]> {
+  const read = hydrator<T>(db, target as EntityTarget<T>, options);
   return async (query) => (await rawRows<Record<string, unknown>>(query, db)).map(read);
 }
 

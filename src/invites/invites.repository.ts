@@ -6,6 +6,7 @@ import type { Owned } from '../access/access-rule';
 import { IN_CHUNK } from '../common/limits';
 import { KeysetList } from '../common/keyset';
 import { FOR_UPDATE, FOR_UPDATE_SQL, forUpdate, hydrated, insertSql, persisted, readProperties, selectList, selectProperties } from '../database/column-types';
+import type { WithStoredJson } from '../database/stored-json';
 import { Interview } from '../interviews/interview.entity';
 import { Product } from '../products/product.entity';
 import { Invite, type ConversationTurn, type TurnMeta, type UserInfo } from './invite.entity';
@@ -40,6 +41,14 @@ export const INVITE_FIELDS = [
 
 /** An invite as the API shows it. */
 export type InviteView = Pick<Invite, (typeof INVITE_FIELDS)[number]>;
+
+/** Its JSON columns, which a list reads as stored (StoredJson): the transcripts go to the response unparsed. */
+const INVITE_JSON_FIELDS = ['userInfo', 'conversation', 'passthrough', 'screener', 'quality'] as const satisfies readonly (typeof INVITE_FIELDS)[number][];
+
+export type InviteJsonField = (typeof INVITE_JSON_FIELDS)[number];
+
+/** An invite as its list reads it: InviteView with the JSON columns as stored. */
+export type ListedInvite = WithStoredJson<InviteView, InviteJsonField>;
 
 /** An invite with what the interview room reads with it: its interview, its product and its interview's recruitment (if any). */
 export type InviteInRoom = Invite & { interview: Interview; product: Product; recruitment: { redirects: Record<string, string | null> } | null };
@@ -188,9 +197,12 @@ export class InvitesRepository {
     return { invite: hydrated(db, Invite, row), owner: { orgID: product.orgID, userID: product.userID } };
   }
 
-  /** Invites of an interview and/or a product, in the lists' order; read raw, through the column types (selectProperties). */
-  list(filter: { interviewID?: string; productID?: string; segment?: string }): KeysetList<InviteView, Invite> {
-    return new KeysetList<InviteView, Invite>({
+  /**
+   * Invites of an interview and/or a product, in the lists' order; read raw, through the column types
+   * (selectProperties), the JSON columns left as stored (StoredJson).
+   */
+  list(filter: { interviewID?: string; productID?: string; segment?: string }): KeysetList<ListedInvite, Invite> {
+    return new KeysetList<ListedInvite, Invite>({
       query: () => {
         const query = selectProperties(this.invites.createQueryBuilder('i'), 'i', INVITE_FIELDS);
         if (filter.segment !== undefined) query.andWhere('i.segment = :segment', { segment: filter.segment });
@@ -199,7 +211,7 @@ export class InvitesRepository {
         return query;
       },
       keys: { created: 'i.createdAt', id: 'i.linkID' },
-      read: readProperties<InviteView>(Invite, this.dataSource.manager),
+      read: readProperties<ListedInvite>(Invite, this.dataSource.manager, { storedJson: INVITE_JSON_FIELDS }),
       keyOf: (invite) => ({ createdAt: invite.createdAt, id: invite.linkID }),
     });
   }

@@ -14,7 +14,8 @@ import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
-import { InviteView, InvitesRepository } from './invites.repository';
+import type { WithStoredJson } from '../database/stored-json';
+import { InviteJsonField, InviteView, InvitesRepository, ListedInvite } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -26,8 +27,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const STREAM_CHUNK = 100;
 
-/** An invite as the API shows it. */
-export function inviteDtoOf(r: InviteView): InviteDto {
+/** An invite as a list shows it: InviteDto with its JSON as stored. */
+export type ListedInviteDto = WithStoredJson<InviteDto, InviteJsonField>;
+
+/**
+ * An invite as the API shows it; from a list's row, with its JSON as stored, which serializes as the
+ * same JSON (StoredJson).
+ */
+export function inviteDtoOf(r: InviteView): InviteDto;
+export function inviteDtoOf(r: ListedInvite): ListedInviteDto;
+export function inviteDtoOf(r: InviteView | ListedInvite): InviteDto | ListedInviteDto {
+  // One mapping for both rows: the JSON fields pass as the row has them, values or StoredJson.
   return {
     linkID: r.linkID,
     interviewID: r.interviewID,
@@ -45,7 +55,7 @@ export function inviteDtoOf(r: InviteView): InviteDto {
     passthrough: r.passthrough,
     screener: r.screener,
     quality: r.quality,
-  };
+  } as InviteDto | ListedInviteDto;
 }
 
 @Injectable()
@@ -116,7 +126,7 @@ export class InvitesService {
     return { linkID, status: 'revoked' };
   }
 
-  async list(query: ListInvitesQueryDto, principal: Principal): Promise<ListAnswer<InviteDto>> {
+  async list(query: ListInvitesQueryDto, principal: Principal): Promise<ListAnswer<ListedInviteDto>> {
     if (query.interviewID === undefined && query.productID === undefined) throw new MissingOneOfException(['interviewID', 'productID']);
     // The named interview and product must exist and be visible: 404 otherwise, as for getOne. Their
     // invites are then visible too, so the rows need no scope condition of their own.
