@@ -78,9 +78,9 @@ describe('OfflineAnalysisRunner with its worker thread', () => {
    * The last invite's answers come after the cutoff and one invite is not completed (no duration).
    */
   const cutoff = Date.parse('2026-06-01T12:00:00Z');
-  async function* pagesOfInvites(): AsyncGenerator<AnswerSourceRow[]> {
+  async function* pagesOfInvites(of = answers): AsyncGenerator<AnswerSourceRow[]> {
     const byLink = new Map<string, typeof answers>();
-    for (const a of answers) byLink.set(a.linkID, [...(byLink.get(a.linkID) ?? []), a]);
+    for (const a of of) byLink.set(a.linkID, [...(byLink.get(a.linkID) ?? []), a]);
     const rows = [...byLink.entries()].map(([linkID, own], n): AnswerSourceRow => {
       const late = n === byLink.size - 1;
       const at = (k: number) => new Date(cutoff - (late ? -60_000 : 3_600_000) + k * 1000).toISOString();
@@ -153,6 +153,28 @@ describe('OfflineAnalysisRunner with its worker thread', () => {
     await expect(crashed).rejects.toThrow(message);
     await expect(sut.analyze({ questions, answers: small }, { yielder: new Yielder() })).resolves.toEqual(await analyzeOffline({ questions, answers: small }));
   });
+
+  it('runs under its configured heap limit, fails a run that needs more saying so, and gives more to a run whose size calls for it', async () => {
+    // 40 MB: enough for a worker to start and analyse 500 answers, not 50,000 (about 70 MB).
+    const limited = new OfflineAnalysisRunner({ workerFile, heapMb: 40 });
+    runners.push(limited);
+    const many = syntheticAnswers(50_000, { seed: 3 });
+    // A report that does not say its size runs under the configured limit.
+    const unsized = limited.report({ questions, pages: pagesOfInvites(many), cutoff, options: { maxThemes: 12, codebook: [] }, productName: 'Acme' }, { yielder: new Yielder() });
+    await expect(unsized).rejects.toThrow(AnalysisWorkerError);
+    await expect(unsized).rejects.toThrow("the offline analysis ran out of memory: it needs more than its worker's 40 MB heap (REPORT_WORKER_HEAP_MB)");
+    // Told its size (the interview's tally), it gets a fresh worker with room for it (heapMbFor).
+    const progress: number[] = [];
+    const sized = await limited.report(
+      { questions, pages: pagesOfInvites(many), cutoff, options: { maxThemes: 12, codebook: [] }, productName: 'Acme', answers: many.length },
+      { yielder: new Yielder(), onProgress: (done, total) => progress.push(total - done) },
+    );
+    expect(sized.questions).toHaveLength(11);
+    expect(progress.at(-1)).toBe(0);
+    // A small run fits the configured limit.
+    const small = answers.slice(0, 500);
+    await expect(limited.analyze({ questions, answers: small }, { yielder: new Yielder() })).resolves.toEqual(await analyzeOffline({ questions, answers: small }));
+  }, 120_000);
 
   it('rejects promptly with the reason when the run is aborted mid-analysis, and runs again afterwards', async () => {
     const sut = runner();

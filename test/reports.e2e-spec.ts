@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OfflineAnalysisRunner } from '../src/reports/analysis/offline-analysis-runner';
 import { TestApp, adminToken, bearer, expectError, scopedToken, startApp, uniq, useTestApp } from './helpers/app';
 import { makeInterview, makeProduct } from './helpers/factories';
 import { waitFor } from './helpers/wait';
@@ -25,7 +26,7 @@ interface Quote {
 describe('Reports', () => {
   let t: TestApp;
   let admin: string;
-  useTestApp((app) => ({ t, admin } = app), { REPORT_POLL_SECONDS: '1' });
+  useTestApp((app) => ({ t, admin } = app), { REPORT_POLL_SECONDS: '1', REPORT_WORKER_HEAP_MB: '1024' });
 
   let orgID: string;
   let productID: string;
@@ -97,6 +98,10 @@ describe('Reports', () => {
       expect(turn.content).toContain(quote.text);
       expect(quote.text.split(/\s+/).filter(Boolean).length).toBeGreaterThanOrEqual(3);
     }
+  });
+
+  it("gives the analysis worker the heap limit REPORT_WORKER_HEAP_MB sets", () => {
+    expect(t.app.get(OfflineAnalysisRunner).heapMb).toBe(1024);
   });
 
   it('lists an interview\'s reports, oldest first', async () => {

@@ -64,7 +64,7 @@ export class ReportBuilder {
     const analysisRun = { yielder, onProgress: (done: number, total: number) => run.onProgress(done, total), signal: run.signal };
     let insights: AnswerInsights;
     if (analyst.report) {
-      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime(), options, productName }, analysisRun);
+      insights = await analyst.report({ questions, pages, cutoff: asOf.getTime(), options, productName, answers: tally.answers }, analysisRun);
     } else {
       const gathered = await gatherHere(
         pages,

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../config/app-config';
 import { Env, readHttpUrl, readInt } from '../config/env';
 import { featureConfig } from '../config/feature-config';
+import { DEFAULT_WORKER_HEAP_MB } from './analysis/offline-analysis-runner';
 
 /** The reports' own settings (the namespace reportsConfig). */
 export interface ReportsConfig {
@@ -12,6 +13,8 @@ export interface ReportsConfig {
   readonly pollMs: number;
   /** Requests per RATE_LIMIT_WINDOW_SECONDS to the shared pages, per client address. */
   readonly shareRateLimit: number;
+  /** The offline analysis worker's heap limit, in MB: a report that needs more fails. */
+  readonly workerHeapMb: number;
 }
 
 export function readReportsConfig(env: Env, app: AppConfig): ReportsConfig {
@@ -21,6 +24,7 @@ export function readReportsConfig(env: Env, app: AppConfig): ReportsConfig {
     leaseMs: readInt(env, 'REPORT_LEASE_SECONDS', 30, 1, 3600) * 1000,
     pollMs: readInt(env, 'REPORT_POLL_SECONDS', 2, 1, 60) * 1000,
     shareRateLimit: readInt(env, 'SHARE_RATE_LIMIT_MAX', 120, 1, 1_000_000),
+    workerHeapMb: readInt(env, 'REPORT_WORKER_HEAP_MB', DEFAULT_WORKER_HEAP_MB, 256, 65_536),
   };
 }
 

@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { CodebooksModule } from '../codebooks/codebooks.module';
@@ -14,6 +15,7 @@ import { OfflineAnalysisRunner } from './analysis/offline-analysis-runner';
 import { AnalystsService } from './analyst/analysts.service';
 import { ReportBuilder } from './report-builder';
 import { ReportCodesRepository } from './report-codes.repository';
+import { reportsConfig } from './reports.config';
 import { ReportErasure } from './report-erasure';
 import { ReportsController } from './reports.controller';
 import { ReportsRepository } from './reports.repository';
@@ -42,8 +44,12 @@ function privatePage(_req: Request, res: Response, next: NextFunction): void {
     ReportErasure,
     ReportBuilder,
     AnalystsService,
-    // A plain class (its options are for tests): one per process, so one analysis worker thread.
-    { provide: OfflineAnalysisRunner, useFactory: () => new OfflineAnalysisRunner() },
+    // A plain class (its other options are for tests): one per process, so one analysis worker thread.
+    {
+      provide: OfflineAnalysisRunner,
+      inject: [reportsConfig.KEY],
+      useFactory: (config: ConfigType<typeof reportsConfig>) => new OfflineAnalysisRunner({ heapMb: config.workerHeapMb }),
+    },
   ],
   // The report worker (BackgroundModule) works with these.
   exports: [ReportsService, ReportErasure, ReportsRepository, ReportCodesRepository, ReportBuilder, AnalystsService],

@@ -1,5 +1,5 @@
 import { analyzeOffline } from './offline-analysis';
-import { OfflineAnalysisRunner } from './offline-analysis-runner';
+import { OfflineAnalysisRunner, heapMbFor } from './offline-analysis-runner';
 import { syntheticAnswers } from './synthetic-answers';
 import { Yielder } from './yielder';
 
@@ -26,5 +26,20 @@ describe(OfflineAnalysisRunner.name, () => {
     const run = new OfflineAnalysisRunner().analyze({ questions, answers }, { yielder: new Yielder(0, stop.signal), signal: stop.signal });
     stop.abort(reason);
     await expect(run).rejects.toBe(reason);
+  });
+});
+
+describe(heapMbFor.name, () => {
+  it('is the configured limit for a run of unknown size or one it has room for', () => {
+    expect(heapMbFor(1536, undefined)).toBe(1536);
+    expect(heapMbFor(1536, 0)).toBe(1536);
+    expect(heapMbFor(1536, 100_000)).toBe(1536);
+    expect(heapMbFor(1536, 393_216)).toBe(1536);
+  });
+
+  it('gives a larger run 4 KB an answer', () => {
+    expect(heapMbFor(1536, 393_217)).toBe(1537);
+    expect(heapMbFor(1536, 1_000_000)).toBe(3907);
+    expect(heapMbFor(256, 100_000)).toBe(391);
   });
 });
