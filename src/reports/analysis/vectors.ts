@@ -57,9 +57,16 @@ export async function vectorize(corpus: Corpus, docs: readonly number[], exclude
   });
   if (yielder.due()) await yielder.giveWay();
 
+  // The rows written straight into arrays of their final size: an answer holds a feature once, so there
+  // are as many (answer, feature) pairs as the kept stems' frequencies add up to. Plain arrays grown by
+  // push held 8 bytes an entry each (about 10 MB apiece over 100,000 answers), plus the copies of
+  // their growth, until they were copied into typed arrays at the end.
+  let pairs = 0;
+  for (const key of keys) pairs += frequency[key];
   const starts = new Int32Array(docs.length + 1);
-  const features: number[] = [];
-  const weights: number[] = [];
+  const features = new Int32Array(pairs);
+  const weights = new Float32Array(pairs);
+  let n = 0;
   // One answer's term frequencies by feature, and the features it has (reset after each answer).
   const counts = new Int32Array(keys.length);
   const present: number[] = [];
@@ -78,15 +85,15 @@ export async function vectorize(corpus: Corpus, docs: readonly number[], exclude
     }
     norm = Math.sqrt(norm);
     for (const feature of present) {
-      features.push(feature);
-      weights.push(((1 + Math.log(counts[feature])) * idf[feature]) / norm);
+      features[n] = feature;
+      weights[n++] = ((1 + Math.log(counts[feature])) * idf[feature]) / norm;
       counts[feature] = 0;
     }
-    starts[r + 1] = features.length;
+    starts[r + 1] = n;
     if (yielder.due()) await yielder.giveWay();
   }
   return {
-    rows: { starts, features: Int32Array.from(features), weights: Float32Array.from(weights), dim: keys.length },
+    rows: { starts, features, weights, dim: keys.length },
     docOfRow: Int32Array.from(docs),
     idf,
     featureOf,
