@@ -123,6 +123,38 @@ async function timeSequential(server: Server, path: string, token: string, secon
   return { medianMs: median(times), n: times.length };
 }
 
+/** A server's turn in timeInterleaved: requests until this much time has passed (one at least). */
+const TURN_MS = 100;
+
+/**
+ * Sequential requests to several servers taken in turns of about TURN_MS each, the order reversed at
+ * every turn, for about `seconds` per server: the median time per request of each, in ms. One server
+ * after another for `seconds` apiece gave each its own second of the machine, and a second is as long
+ * as a burst of other work (the database's purge, another process's collection): the growth cases of
+ * one run differed by 10-20% between builds whose interleaved requests differed by 2%.
+ */
+async function timeInterleaved(servers: Server[], path: string, token: string, seconds: number): Promise<Map<Server, { medianMs: number; n: number }>> {
+  const headers = headersFor(token, { method: 'GET' });
+  const times = new Map(servers.map((s) => [s, [] as number[]]));
+  for (const server of servers) for (let i = 0; i < 2; i++) await http(server.port, 'GET', path, headers); // warm-up
+  const end = Date.now() + seconds * 1000 * servers.length;
+  for (let turn = 0; Date.now() < end || [...times.values()].some((t) => t.length < 5); turn++) {
+    for (const server of turn % 2 === 0 ? servers : [...servers].reverse()) {
+      const mine = times.get(server)!;
+      const turnEnd = Date.now() + TURN_MS;
+      do {
+        const t0 = process.hrtime.bigint();
+        const reply = await http(server.port, 'GET', path, headers);
+        const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (reply.status !== 200) throw new Error(`GET ${path.split('?')[0]} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
+        mine.push(elapsed);
+      } while (Date.now() < turnEnd && mine.length < 10_000);
+    }
+    if ([...times.values()].every((t) => t.length >= 10_000)) break;
+  }
+  return new Map([...times].map(([server, t]) => [server, { medianMs: median(t), n: t.length }]));
+}
+
 /**
  * Round by round, each operation against every server that serves it, then each growth case; a
  * server's runs of an operation it does not serve stay empty. The order of the
@@ -158,12 +190,26 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
       }
     }
     for (const run of scaling) {
-      for (const server of order.filter((s) => serves(s, run.c.key))) {
+      const serving = order.filter((s) => serves(s, run.c.key));
+      const logged = (server: Server, t: { medianMs: number; n: number }, how: string) =>
+        log(`[${round}/${o.rounds}] ${`${run.c.key} × ${run.c.rows}`.padEnd(36)} ${server.label.padEnd(width)} ${ms(t.medianMs).padStart(6)} ms/request (${t.n} ${how})`);
+      if (!run.c.write) {
+        // Reads: the servers in turns (timeInterleaved).
+        const timed = await timeInterleaved(serving, run.c.path(d), token, scaleSeconds(o));
+        for (const server of serving) {
+          assertAlive(server);
+          run.runs[server.name].push(timed.get(server)!.medianMs);
+          logged(server, timed.get(server)!, 'sequential, in turns');
+        }
+        continue;
+      }
+      // Writes: one server at a time, each on the dataset as the cleanup leaves it.
+      for (const server of serving) {
         const t = await timeSequential(server, run.c.path(d), token, scaleSeconds(o));
         assertAlive(server);
         run.runs[server.name].push(t.medianMs);
-        log(`[${round}/${o.rounds}] ${`${run.c.key} × ${run.c.rows}`.padEnd(36)} ${server.label.padEnd(width)} ${ms(t.medianMs).padStart(6)} ms/request (${t.n} sequential)`);
-        if (run.c.write) await settleAfterCleanup(pool, d);
+        logged(server, t, 'sequential');
+        await settleAfterCleanup(pool, d);
       }
     }
   }

@@ -200,7 +200,8 @@ export function report(
     '',
     'µs/row = time per request ÷ rows: a fixed per-request cost makes it fall as rows grow, so cost that grows faster than the row count shows up as µs/row rising with size. ' +
       'The target is checked as the largest rise of µs/row from any size to a larger one (1.00 or less: no rise). ' +
-      'Marginal µs/row = extra time per extra row from one size to the next: the per-row cost without the fixed part.',
+      'Marginal µs/row = extra time per extra row from one size to the next: the per-row cost without the fixed part. ' +
+      'products/getList: the servers in turns of about 100 ms; createInvites: one server at a time, each after the cleanup of the rows written before.',
     '',
   );
 
