@@ -42,7 +42,7 @@ function scaleSeconds(o: Options): number {
 }
 
 /** About how long the measurements take, in seconds. */
-export function estimateSeconds(o: Options, servers: Pick<Server, 'operations'>[]): number {
+export function estimateSeconds(o: Options, servers: Pick<Server, 'operations' | 'earlier'>[]): number {
   const pause = PURGE_PAUSE_MS / 1000;
   const count = (key: string) => servers.filter((s) => serves(s, key)).length;
   const load = OPS.reduce((t, op) => t + count(op.key) * (o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0)), 0);
@@ -51,7 +51,9 @@ export function estimateSeconds(o: Options, servers: Pick<Server, 'operations'>[
   // for it, each of those three warmed once by an unmeasured run before the rounds.
   const getOne = o.duration + warmupSeconds(o) + 1;
   const observability = 4 * getOne + 15;
-  return o.rounds * (load + scale + observability) + 3 * getOne;
+  // --compare: the paired measurement (paired.ts), six operations, two of them writes.
+  const paired = servers.some((s) => s.earlier) ? 6 * (2 * o.duration + 1) + 2 * pause : 0;
+  return o.rounds * (load + scale + observability + paired) + 3 * getOne;
 }
 
 function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): Promise<Measurement> {
@@ -126,33 +128,53 @@ async function timeSequential(server: Server, path: string, token: string, secon
 /** A server's turn in timeInterleaved: requests until this much time has passed (one at least). */
 const TURN_MS = 100;
 
+/** One request, as timeInterleaved sends it to every server. */
+export interface SequentialRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What timeInterleaved measured of one server. */
+export interface InTurns {
+  /** The median time per request, in ms. */
+  medianMs: number;
+  n: number;
+  /** The server's CPU time (all its threads, from /proc) over its turns, per request, in µs. */
+  cpuUsPerRequest: number;
+}
+
 /**
  * Sequential requests to several servers taken in turns of about TURN_MS each, the order reversed at
- * every turn, for about `seconds` per server: the median time per request of each, in ms. One server
- * after another for `seconds` apiece gave each its own second of the machine, and a second is as long
- * as a burst of other work (the database's purge, another process's collection): the growth cases of
- * one run differed by 10-20% between builds whose interleaved requests differed by 2%.
+ * every turn, for about `seconds` per server and `minRequests` at least. One server after another for
+ * `seconds` apiece gave each its own stretch of the machine, and a second is as long as a burst of other
+ * work (the database's purge, another process's collection): the growth cases of one run differed by
+ * 10-20% between builds whose interleaved requests differed by 2%.
  */
-async function timeInterleaved(servers: Server[], path: string, token: string, seconds: number): Promise<Map<Server, { medianMs: number; n: number }>> {
-  const headers = headersFor(token, { method: 'GET' });
+export async function timeInterleaved(servers: Server[], request: SequentialRequest, seconds: number, minRequests = 5): Promise<Map<Server, InTurns>> {
+  const { method, path, headers, body } = request;
   const times = new Map(servers.map((s) => [s, [] as number[]]));
-  for (const server of servers) for (let i = 0; i < 2; i++) await http(server.port, 'GET', path, headers); // warm-up
+  const ticks = new Map(servers.map((s) => [s, 0]));
+  for (const server of servers) for (let i = 0; i < 2; i++) await http(server.port, method, path, headers, body); // warm-up
   const end = Date.now() + seconds * 1000 * servers.length;
-  for (let turn = 0; Date.now() < end || [...times.values()].some((t) => t.length < 5); turn++) {
+  const short = () => [...times.values()].some((t) => t.length < minRequests);
+  for (let turn = 0; (Date.now() < end || short()) && [...times.values()].some((t) => t.length < 10_000); turn++) {
     for (const server of turn % 2 === 0 ? servers : [...servers].reverse()) {
       const mine = times.get(server)!;
       const turnEnd = Date.now() + TURN_MS;
+      const before = cpuTicks(server.child.pid!);
       do {
         const t0 = process.hrtime.bigint();
-        const reply = await http(server.port, 'GET', path, headers);
+        const reply = await http(server.port, method, path, headers, body);
         const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
-        if (reply.status !== 200) throw new Error(`GET ${path.split('?')[0]} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
+        if (reply.status < 200 || reply.status > 299) throw new Error(`${method} ${path.split('?')[0]} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
         mine.push(elapsed);
       } while (Date.now() < turnEnd && mine.length < 10_000);
+      ticks.set(server, ticks.get(server)! + cpuTicks(server.child.pid!) - before);
     }
-    if ([...times.values()].every((t) => t.length >= 10_000)) break;
   }
-  return new Map([...times].map(([server, t]) => [server, { medianMs: median(t), n: t.length }]));
+  return new Map([...times].map(([server, t]) => [server, { medianMs: median(t), n: t.length, cpuUsPerRequest: (ticks.get(server)! * 10_000) / t.length }]));
 }
 
 /**
@@ -195,7 +217,7 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
         log(`[${round}/${o.rounds}] ${`${run.c.key} × ${run.c.rows}`.padEnd(36)} ${server.label.padEnd(width)} ${ms(t.medianMs).padStart(6)} ms/request (${t.n} ${how})`);
       if (!run.c.write) {
         // Reads: the servers in turns (timeInterleaved).
-        const timed = await timeInterleaved(serving, run.c.path(d), token, scaleSeconds(o));
+        const timed = await timeInterleaved(serving, { method: 'GET', path: run.c.path(d), headers: headersFor(token, { method: 'GET' }) }, scaleSeconds(o));
         for (const server of serving) {
           assertAlive(server);
           run.runs[server.name].push(timed.get(server)!.medianMs);

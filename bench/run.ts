@@ -23,6 +23,7 @@ import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './
 import { InsightsRun, insightsSection, measureInsights } from './insights';
 import { QualityRun, measureQuality, qualitySection } from './insights-quality';
 import { ObservabilityRun, measureObservability, observabilitySection } from './observability';
+import { PairedRun, measurePaired, pairedSection } from './paired';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit, waitQuiet } from './processes';
@@ -182,6 +183,7 @@ async function main(): Promise<void> {
   let insights: InsightsRun | undefined;
   let quality: QualityRun | undefined;
   let observability: ObservabilityRun | undefined;
+  let paired: PairedRun | undefined;
   try {
     await cleanWrites(pool, dataset);
     await resetRoom(pool, dataset);
@@ -215,6 +217,9 @@ async function main(): Promise<void> {
     log(`Measuring: about ${Math.ceil(estimateSeconds(o, servers) / 60)} min.`);
     results = await measureAll(servers, dataset, token, o, pool);
     const service = servers[0];
+    // --compare: each operation once more, one request at a time, the two builds in turns (paired.ts).
+    const earlierServer = servers.find((s) => s.earlier);
+    if (earlierServer) for (let round = 1; round <= o.rounds; round++) paired = await measurePaired(service, earlierServer, dataset, token, o, pool, paired);
     for (let round = 1; round <= o.rounds; round++) {
       const run = await measureBigList(service, dataset.bigListInterviewID, token);
       bigList.push(run);
@@ -260,7 +265,8 @@ async function main(): Promise<void> {
   const logSizes = servers.map((s) => `${s.name}.log ${fmt(statSync(s.logFile).size / 2 ** 20, 1)} MB`).join(', ');
   meta['total time'] = `${fmt((Date.now() - started) / 1000)} s (logs: ${logSizes})`;
   const named = servers.map(({ name, label, phrase, operations, earlier }) => ({ name, label, phrase, operations, earlier }));
-  const { md } = report(meta, named, results.ops, results.scaling, o, [bigListSection(bigList), insightsSection(insights!), qualitySection(quality!), observabilitySection(observability!)]);
+  const extras = [...(paired ? [pairedSection(paired)] : []), bigListSection(bigList), insightsSection(insights!), qualitySection(quality!), observabilitySection(observability!)];
+  const { md } = report(meta, named, results.ops, results.scaling, o, extras);
   writeFileSync(join(RESULTS, 'latest.md'), md);
   const raw = {
     meta,
@@ -272,6 +278,7 @@ async function main(): Promise<void> {
     insights,
     quality,
     observability,
+    paired: paired && { earlier: paired.earlier.name, seconds: paired.seconds, operations: paired.ops.map((p) => ({ key: p.op.key, rounds: p.rounds })) },
   };
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(raw, null, 2)}\n`);
   process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'latest.md'))} (raw numbers: latest.json).\n`);
