@@ -125,8 +125,13 @@ async function timeSequential(server: Server, path: string, token: string, secon
   return { medianMs: median(times), n: times.length };
 }
 
-/** A server's turn in timeInterleaved: requests until this much time has passed (one at least). */
+/**
+ * A server's turn in timeInterleaved: requests until TURN_MS have passed and MIN_PER_TURN were made. The
+ * first request of a turn may meet the work the previous server still does after its last answer (the
+ * collection of a 10,000-row list's garbage): with five to a turn, the median is that of the rest.
+ */
 const TURN_MS = 100;
+const MIN_PER_TURN = 5;
 
 /** One request, as timeInterleaved sends it to every server. */
 export interface SequentialRequest {
@@ -141,12 +146,12 @@ export interface InTurns {
   /** The median time per request, in ms. */
   medianMs: number;
   n: number;
-  /** The server's CPU time (all its threads, from /proc) over its turns, per request, in µs. */
+  /** The server's CPU time (all its threads, from /proc) from the first turn to the end of the last, per request, in µs. */
   cpuUsPerRequest: number;
 }
 
 /**
- * Sequential requests to several servers taken in turns of about TURN_MS each, the order reversed at
+ * Sequential requests to several servers taken in turns of about TURN_MS each (MIN_PER_TURN requests at least), the order reversed at
  * every turn, for about `seconds` per server and `minRequests` at least. One server after another for
  * `seconds` apiece gave each its own stretch of the machine, and a second is as long as a burst of other
  * work (the database's purge, another process's collection): the growth cases of one run differed by
@@ -155,26 +160,28 @@ export interface InTurns {
 export async function timeInterleaved(servers: Server[], request: SequentialRequest, seconds: number, minRequests = 5): Promise<Map<Server, InTurns>> {
   const { method, path, headers, body } = request;
   const times = new Map(servers.map((s) => [s, [] as number[]]));
-  const ticks = new Map(servers.map((s) => [s, 0]));
   for (const server of servers) for (let i = 0; i < 2; i++) await http(server.port, method, path, headers, body); // warm-up
+  // CPU over the whole measurement: what a server does between its turns (collecting a turn's garbage) is its requests' too.
+  const ticksAtStart = new Map(servers.map((s) => [s, cpuTicks(s.child.pid!)]));
   const end = Date.now() + seconds * 1000 * servers.length;
   const short = () => [...times.values()].some((t) => t.length < minRequests);
   for (let turn = 0; (Date.now() < end || short()) && [...times.values()].some((t) => t.length < 10_000); turn++) {
     for (const server of turn % 2 === 0 ? servers : [...servers].reverse()) {
       const mine = times.get(server)!;
       const turnEnd = Date.now() + TURN_MS;
-      const before = cpuTicks(server.child.pid!);
+      let made = 0;
       do {
         const t0 = process.hrtime.bigint();
         const reply = await http(server.port, method, path, headers, body);
         const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
         if (reply.status < 200 || reply.status > 299) throw new Error(`${method} ${path.split('?')[0]} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
         mine.push(elapsed);
-      } while (Date.now() < turnEnd && mine.length < 10_000);
-      ticks.set(server, ticks.get(server)! + cpuTicks(server.child.pid!) - before);
+        made++;
+      } while ((Date.now() < turnEnd || made < MIN_PER_TURN) && mine.length < 10_000);
     }
   }
-  return new Map([...times].map(([server, t]) => [server, { medianMs: median(t), n: t.length, cpuUsPerRequest: (ticks.get(server)! * 10_000) / t.length }]));
+  const ticks = (server: Server) => cpuTicks(server.child.pid!) - ticksAtStart.get(server)!;
+  return new Map([...times].map(([server, t]) => [server, { medianMs: median(t), n: t.length, cpuUsPerRequest: (ticks(server) * 10_000) / t.length }]));
 }
 
 /**

@@ -85,7 +85,7 @@ export function pairedSection(run: PairedRun): { title: string; lines: string[];
           `${fmt(r.now.cpuUs / r.then.cpuUs, 2)} | ${fmt(r.now.n)} / ${fmt(r.then.n)} | ${r.ratio <= high ? 'yes' : 'NO'} |`,
       ),
       '',
-      'CPU per request: the server\'s user and system time (all its threads, from /proc, in 10 ms ticks) over its turns, divided by its requests.',
+      'CPU per request: the server\'s user and system time (all its threads, from /proc, in 10 ms ticks) from the first turn to the end of the last, divided by its requests.',
     ],
     verdicts: [
       `paired, no operation's time per request more than ${fmt(EARLIER_TARGET * 100)}% above ${run.earlier.phrase}'s: ${worse.length === 0 ? 'met' : 'NOT met'}: ` +
