@@ -109,22 +109,6 @@ export function runLoad(server: Server, config: LoadConfig, what: string): Promi
   });
 }
 
-/** Sequential requests on one keep-alive connection for about `seconds`: the median time per request, in ms. */
-async function timeSequential(server: Server, path: string, token: string, seconds: number): Promise<{ medianMs: number; n: number }> {
-  const headers = headersFor(token, { method: 'GET' });
-  for (let i = 0; i < 2; i++) await http(server.port, 'GET', path, headers); // warm-up
-  const times: number[] = [];
-  const end = Date.now() + seconds * 1000;
-  while ((Date.now() < end || times.length < 5) && times.length < 10_000) {
-    const t0 = process.hrtime.bigint();
-    const reply = await http(server.port, 'GET', path, headers);
-    const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (reply.status !== 200) throw new Error(`GET ${path.split('?')[0]} on ${server.phrase}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
-    times.push(elapsed);
-  }
-  return { medianMs: median(times), n: times.length };
-}
-
 /**
  * A server's turn in timeInterleaved: requests until TURN_MS have passed and MIN_PER_TURN were made. The
  * first request of a turn may meet the work the previous server still does after its last answer (the
@@ -234,7 +218,8 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
       }
       // Writes: one server at a time, each on the dataset as the cleanup leaves it.
       for (const server of serving) {
-        const t = await timeSequential(server, run.c.path(d), token, scaleSeconds(o));
+        // One server alone in its turns: sequential requests for its seconds.
+        const t = (await timeInterleaved([server], { method: 'GET', path: run.c.path(d), headers: headersFor(token, { method: 'GET' }) }, scaleSeconds(o))).get(server)!;
         assertAlive(server);
         run.runs[server.name].push(t.medianMs);
         logged(server, t, 'sequential');
