@@ -1,21 +1,61 @@
 import { join } from 'node:path';
 import { format } from 'mysql2';
-import { DataSource } from 'typeorm';
-import { hydratesAsIs, hydrator, persisted } from './column-types';
-import { StoredJson } from './stored-json';
+import type { DataSource } from 'typeorm';
 
 const entities = [join(__dirname, '..', '**', '*.entity.ts')];
 
-/** Each engine's data source with every entity's metadata, built without a connection (initialize() would connect). */
-const ENGINES: [string, () => Promise<DataSource>][] = [
-  ['MySQL', () => withMetadata(new DataSource({ type: 'mysql', host: '127.0.0.1', database: 'unused', entities }))],
-  ['SQLite', () => withMetadata(new DataSource({ type: 'better-sqlite3', database: ':memory:', entities }))],
+type ColumnTypes = typeof import('./column-types');
+
+/** One engine's data source with every entity's metadata, and the column-types module its entities were declared with. */
+interface Engine {
+  dataSource: DataSource;
+  hydratesAsIs: ColumnTypes['hydratesAsIs'];
+  hydrator: ColumnTypes['hydrator'];
+  persisted: ColumnTypes['persisted'];
+  StoredJson: typeof import('./stored-json').StoredJson;
+}
+
+/**
+ * The entities take their column types from the engine DATABASE_URL names when their files are
+ * imported (config/engine.ts), so each engine's entities are imported afresh, in a module registry of
+ * their own, with that engine's DATABASE_URL: the metadata is the one a process on that engine builds,
+ * whatever the shell running the tests exports. Built without a connection (initialize() would connect).
+ */
+async function load(databaseUrl: string | undefined, options: { type: 'mysql'; host: string; database: string } | { type: 'better-sqlite3'; database: string }): Promise<Engine> {
+  const saved = process.env.DATABASE_URL;
+  let engine: Engine | undefined;
+  try {
+    if (databaseUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = databaseUrl;
+    await jest.isolateModulesAsync(async () => {
+      const { DataSource } = await import('typeorm');
+      const { hydratesAsIs, hydrator, persisted } = await import('./column-types');
+      const { StoredJson } = await import('./stored-json');
+      const dataSource = new DataSource({ ...options, entities });
+      await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+      engine = { dataSource, hydratesAsIs, hydrator, persisted, StoredJson };
+    });
+  } finally {
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+  }
+  return engine!;
+}
+
+const ENGINES: [string, () => Promise<Engine>][] = [
+  ['MySQL', () => load('mysql://root@127.0.0.1:3306/unused', { type: 'mysql', host: '127.0.0.1', database: 'unused' })],
+  ['SQLite', () => load(undefined, { type: 'better-sqlite3', database: ':memory:' })],
 ];
 
-async function withMetadata(dataSource: DataSource): Promise<DataSource> {
-  await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
-  return dataSource;
-}
+describe('each engine\'s entities', () => {
+  it('declare the long text columns with that engine\'s type', async () => {
+    const types = async (make: () => Promise<Engine>) => new Set((await make()).dataSource.getMetadata('Invite').columns.map((c) => String(c.type)));
+    const [[, mysql], [, sqlite]] = ENGINES;
+    expect(await types(mysql)).toContain('mediumtext');
+    expect(await types(sqlite)).not.toContain('mediumtext');
+    expect(await types(sqlite)).toContain('text');
+  });
+});
 
 /**
  * hydrator() copies the values of text columns instead of calling the driver: it stands on TypeORM's
@@ -24,7 +64,7 @@ async function withMetadata(dataSource: DataSource): Promise<DataSource> {
  */
 describe('hydratesAsIs', () => {
   it.each(ENGINES)('holds for every text column of every entity on %s', async (_engine, make) => {
-    const dataSource = await make();
+    const { dataSource, hydratesAsIs } = await make();
     const asIs = dataSource.entityMetadatas.flatMap((m) => m.columns.filter(hydratesAsIs));
     expect(asIs.length).toBeGreaterThan(20);
     const samples = ['', 'plain', '  padded  ', '2026-11-29 09:00:00.000', '{"a":1}', 'true', '1', '0', 'ümlaut ✓ 日本語', null];
@@ -47,7 +87,7 @@ describe('persisted', () => {
   const at = new Date(Date.UTC(2026, 10, 29, 9, 5, 7, 123));
 
   it.each(ENGINES)('writes a date as the text the driver would on %s', async (_engine, make) => {
-    const dataSource = await make();
+    const { dataSource, persisted } = await make();
     const { columns, params } = persisted(dataSource.manager, 'Product', { productID: 'p1', createdAt: at, updatedAt: at });
     expect(columns).toEqual(['id', 'created_at', 'updated_at']);
     expect(params).toEqual(['p1', '2026-11-29 09:05:07.123', '2026-11-29 09:05:07.123']);
@@ -61,7 +101,7 @@ describe('persisted', () => {
 /** hydrator()'s storedJson: the named jsonText columns as their text, unparsed; everything else as the column types read it. */
 describe('hydrator storedJson', () => {
   it.each(ENGINES)('keeps the named JSON columns as their stored text on %s', async (_engine, make) => {
-    const dataSource = await make();
+    const { dataSource, hydrator, StoredJson } = await make();
     const conversation = '[{"role":"interviewer","content":"Hi \\"there\\" ✓"}]';
     const read = hydrator(dataSource.manager, 'Invite', { storedJson: ['conversation', 'userInfo'] });
     const row = read({ linkID: 'l1', conversation, userInfo: null, passthrough: '{"a":"b"}', createdAt: '2026-11-29 09:05:07.123' });
@@ -78,7 +118,7 @@ describe('hydrator storedJson', () => {
   });
 
   it.each(ENGINES)('refuses a property that is no jsonText column on %s', async (_engine, make) => {
-    const dataSource = await make();
+    const { dataSource, hydrator } = await make();
     expect(() => hydrator(dataSource.manager, 'Invite', { storedJson: ['status'] })).toThrow('Invite.status is no jsonText column');
     expect(() => hydrator(dataSource.manager, 'Invite', { storedJson: ['nothing'] })).toThrow('Invite.nothing is no jsonText column');
   });
