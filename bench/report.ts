@@ -273,7 +273,8 @@ export function describeCommit(dir = ROOT): string {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     const commit = git('rev-parse', '--short', 'HEAD');
-    return git('status', '--porcelain') === '' ? `${commit} (clean)` : `${commit} with uncommitted changes`;
+    // bench/results holds the benchmark's own output (the previous report among it), not code measured.
+    return git('status', '--porcelain', '--', ':/', ':(top,exclude)bench/results') === '' ? `${commit} (clean)` : `${commit} with uncommitted changes`;
   } catch {
     return 'unknown (not a git checkout)';
   }
