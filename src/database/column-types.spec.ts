@@ -28,9 +28,12 @@ async function load(databaseUrl: string | undefined, options: { type: 'mysql'; h
     if (databaseUrl === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = databaseUrl;
     await jest.isolateModulesAsync(async () => {
-      const { DataSource } = await import('typeorm');
-      const { hydratesAsIs, hydrator, persisted } = await import('./column-types');
-      const { StoredJson } = await import('./stored-json');
+      // require, not import(): these must be this registry's copies, which jest gives require.
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const { DataSource } = require('typeorm') as typeof import('typeorm');
+      const { hydratesAsIs, hydrator, persisted } = require('./column-types') as ColumnTypes;
+      const { StoredJson } = require('./stored-json') as typeof import('./stored-json');
+      /* eslint-enable @typescript-eslint/no-require-imports */
       const dataSource = new DataSource({ ...options, entities });
       await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
       engine = { dataSource, hydratesAsIs, hydrator, persisted, StoredJson };
@@ -106,7 +109,7 @@ describe('hydrator storedJson', () => {
     const read = hydrator(dataSource.manager, 'Invite', { storedJson: ['conversation', 'userInfo'] });
     const row = read({ linkID: 'l1', conversation, userInfo: null, passthrough: '{"a":"b"}', createdAt: '2026-11-29 09:05:07.123' });
     expect(row.conversation).toBeInstanceOf(StoredJson);
-    expect((row.conversation as StoredJson).text).toBe(conversation);
+    expect((row.conversation as InstanceType<typeof StoredJson>).text).toBe(conversation);
     expect(JSON.stringify(row.conversation)).toBe(conversation);
     expect(row.userInfo).toBeNull();
     // Not named: parsed by the column's transformer, as a plain read does.
