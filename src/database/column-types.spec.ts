@@ -12,6 +12,7 @@ interface Engine {
   hydratesAsIs: ColumnTypes['hydratesAsIs'];
   hydrator: ColumnTypes['hydrator'];
   persisted: ColumnTypes['persisted'];
+  insertSql: ColumnTypes['insertSql'];
   StoredJson: typeof import('./stored-json').StoredJson;
 }
 
@@ -31,12 +32,12 @@ async function load(databaseUrl: string | undefined, options: { type: 'mysql'; h
       // require, not import(): these must be this registry's copies, which jest gives require.
       /* eslint-disable @typescript-eslint/no-require-imports */
       const { DataSource } = require('typeorm') as typeof import('typeorm');
-      const { hydratesAsIs, hydrator, persisted } = require('./column-types') as ColumnTypes;
+      const { hydratesAsIs, hydrator, persisted, insertSql } = require('./column-types') as ColumnTypes;
       const { StoredJson } = require('./stored-json') as typeof import('./stored-json');
       /* eslint-enable @typescript-eslint/no-require-imports */
       const dataSource = new DataSource({ ...options, entities });
       await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
-      engine = { dataSource, hydratesAsIs, hydrator, persisted, StoredJson };
+      engine = { dataSource, hydratesAsIs, hydrator, persisted, insertSql, StoredJson };
     });
   } finally {
     if (saved === undefined) delete process.env.DATABASE_URL;
@@ -98,6 +99,29 @@ describe('persisted', () => {
     // What goes on the wire is the same as what the driver's own value would make.
     const wire = (value: unknown) => (value instanceof Date ? format('?', [value], false, 'Z') : format('?', [String(value)]));
     expect(wire(params[1])).toBe(wire(driverValue));
+  });
+
+  it.each(ENGINES)('writes each of several dates as its own text, and refuses a property that is no column, on %s', async (_engine, make) => {
+    const { dataSource, persisted } = await make();
+    const later = new Date(at.getTime() + 1);
+    const { params } = persisted(dataSource.manager, 'Product', { createdAt: at, updatedAt: later, name: 'n', desc: null });
+    expect(params).toEqual(['2026-11-29 09:05:07.123', '2026-11-29 09:05:07.124', 'n', null]);
+    // The same instant in another Date object, after a different one.
+    expect(persisted(dataSource.manager, 'Product', { createdAt: later, updatedAt: at, url: undefined }).params).toEqual(['2026-11-29 09:05:07.124', '2026-11-29 09:05:07.123']);
+    expect(() => persisted(dataSource.manager, 'Product', { productID: 'p1', nothing: 1 } as object)).toThrow('Product has no column nothing');
+  });
+});
+
+describe('insertSql', () => {
+  it.each(ENGINES)('writes a row of placeholders per row for the columns given on %s', async (engine, make) => {
+    const { dataSource, insertSql } = await make();
+    const q = engine === 'MySQL' ? (name: string) => `\`${name}\`` : (name: string) => `"${name}"`;
+    const head = `INSERT INTO ${q('products')} (${q('id')}, ${q('name')}) VALUES `;
+    expect(insertSql(dataSource, 'Product', ['id', 'name'])).toBe(`${head}(?, ?)`);
+    expect(insertSql(dataSource, 'Product', ['id', 'name'], 3)).toBe(`${head}(?, ?), (?, ?), (?, ?)`);
+    // Another set of columns of the same entity after it: its own text, not the first one's.
+    expect(insertSql(dataSource, 'Product', ['id'], 2)).toBe(`INSERT INTO ${q('products')} (${q('id')}) VALUES (?), (?)`);
+    expect(insertSql(dataSource, 'Product', ['id', 'name'], 1)).toBe(`${head}(?, ?)`);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { ColumnType, DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, SelectQueryBuilder, ValueTransformer } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
 import { ENGINE } from '../config/engine';
 import { rawRows } from './query-text';
 import { StoredJson } from './stored-json';
@@ -166,17 +167,39 @@ export function readProperties<T extends ObjectLiteral>(target: EntityTarget<Obj
  */
 export function persisted<T extends ObjectLiteral>(db: EntityManager, target: EntityTarget<T>, values: Partial<T>): { columns: string[]; params: unknown[] } {
   const metadata = db.connection.getMetadata(target);
+  const byProperty = columnsByProperty(metadata);
   const columns: string[] = [];
   const params: unknown[] = [];
+  // A write's dates are mostly one instant (createdAt and updatedAt of a new row): its text is made once.
+  let lastTime = NaN;
+  let lastText = '';
   for (const key in values) {
     if (values[key] === undefined) continue;
-    const column = metadata.findColumnWithPropertyName(key);
+    const column = byProperty.get(key);
     if (!column) throw new Error(`${metadata.name} has no column ${key}`);
     columns.push(column.databaseName);
     const value: unknown = db.connection.driver.preparePersistentValue(values[key], column);
-    params.push(value instanceof Date ? sqlDate(value) : value);
+    if (value instanceof Date) {
+      if (value.getTime() !== lastTime) [lastTime, lastText] = [value.getTime(), sqlDate(value)];
+      params.push(lastText);
+    } else params.push(value);
   }
   return { columns, params };
+}
+
+/**
+ * Each entity's columns by property name, made once: TypeORM's findColumnWithPropertyName searches the
+ * columns one by one, and a write asks it for every property it sets.
+ */
+const propertyColumns = new WeakMap<EntityMetadata, ReadonlyMap<string, ColumnMetadata>>();
+
+function columnsByProperty(metadata: EntityMetadata): ReadonlyMap<string, ColumnMetadata> {
+  let byProperty = propertyColumns.get(metadata);
+  if (!byProperty) {
+    byProperty = new Map(metadata.columns.map((column) => [column.propertyName, column]));
+    propertyColumns.set(metadata, byProperty);
+  }
+  return byProperty;
 }
 
 /**
@@ -192,10 +215,23 @@ export function selectList(dataSource: DataSource, target: EntityTarget<ObjectLi
 
 /** `INSERT INTO table (columns) VALUES (?, ...)`, `rows` times: a write of persisted()'s columns as SQL text. */
 export function insertSql(dataSource: DataSource, target: EntityTarget<ObjectLiteral>, columns: readonly string[], rows = 1): string {
-  const q = (name: string) => dataSource.driver.escape(name);
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  return `INSERT INTO ${q(dataSource.getMetadata(target).tableName)} (${columns.map(q).join(', ')}) VALUES ${new Array<string>(rows).fill(row).join(', ')}`;
+  const metadata = dataSource.getMetadata(target);
+  let texts = insertTexts.get(metadata);
+  if (!texts) insertTexts.set(metadata, (texts = new Map()));
+  // Kept by the set of columns alone (a few per entity: which optional columns a write sets), not by
+  // the number of rows, which createInvites varies up to a thousand.
+  const key = columns.join(',');
+  let text = texts.get(key);
+  if (text === undefined) {
+    const q = (name: string) => dataSource.driver.escape(name);
+    text = { head: `INSERT INTO ${q(metadata.tableName)} (${columns.map(q).join(', ')}) VALUES `, row: `(${columns.map(() => '?').join(', ')})` };
+    texts.set(key, text);
+  }
+  return rows === 1 ? text.head + text.row : text.head + new Array<string>(rows).fill(text.row).join(', ');
 }
+
+/** insertSql's statement heads and row placeholders by entity, then by columns. */
+const insertTexts = new WeakMap<EntityMetadata, Map<string, { head: string; row: string }>>();
 
 /** A datetime from a raw select: mysql2 gives a Date (timezone 'Z'), SQLite the text TypeORM stored. */
 export function rawDate(value: Date | string): Date {
