@@ -24,6 +24,7 @@ import { InsightsRun, insightsSection, measureInsights } from './insights';
 import { QualityRun, measureQuality, qualitySection } from './insights-quality';
 import { ObservabilityRun, measureObservability, observabilitySection } from './observability';
 import { PairedRun, measurePaired, pairedSection } from './paired';
+import { MachineSpeed } from './machine-speed';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit, waitQuiet } from './processes';
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
   let quality: QualityRun | undefined;
   let observability: ObservabilityRun | undefined;
   let paired: PairedRun | undefined;
+  const speed = new MachineSpeed();
   try {
     await cleanWrites(pool, dataset);
     await resetRoom(pool, dataset);
@@ -215,21 +217,30 @@ async function main(): Promise<void> {
 
     // 3. Measurements.
     log(`Measuring: about ${Math.ceil(estimateSeconds(o, servers) / 60)} min.`);
+    speed.sample('the load measurements');
     results = await measureAll(servers, dataset, token, o, pool);
     const service = servers[0];
     // --compare: each operation once more, one request at a time, the two builds in turns (paired.ts).
     const earlierServer = servers.find((s) => s.earlier);
-    if (earlierServer) for (let round = 1; round <= o.rounds; round++) paired = await measurePaired(service, earlierServer, dataset, token, o, pool, paired);
+    if (earlierServer) {
+      speed.sample('the paired section');
+      for (let round = 1; round <= o.rounds; round++) paired = await measurePaired(service, earlierServer, dataset, token, o, pool, paired);
+    }
+    speed.sample('the lists at scale');
     for (let round = 1; round <= o.rounds; round++) {
       const run = await measureBigList(service, dataset.bigListInterviewID, token);
       bigList.push(run);
       log(`[${round}/${o.rounds}] invites/getList of ${BIG_LIST_INVITES} invites, unpaged: first byte ${run.ttfbMs.toFixed(0)} ms, all ${run.totalMs.toFixed(0)} ms, RSS +${run.rssGrowthMb.toFixed(1)} MB`);
     }
+    speed.sample('the insights');
     insights = await measureInsights(service, { interviewID: dataset.studyInterviewID, productID: dataset.productID }, token, o.rounds);
     // In this process and its analysis worker, the service idle.
     await waitQuiet(service);
+    speed.sample('the insights quality');
     quality = await measureQuality();
+    speed.sample('the observability overhead');
     observability = await measureObservability(service, specs[0], dataset, token, o);
+    speed.sample('the end');
 
     Object.assign(
       meta,
@@ -249,6 +260,7 @@ async function main(): Promise<void> {
       {
         commit,
         'load average (1 min)': `${loadAtStart.toFixed(2)} when the run started (other processes), ${loadavg()[0].toFixed(2)} at the end (the benchmark keeps about 2 busy); ${cpus().length} cores`,
+        'machine speed': speed.describe(),
       },
     );
     for (const s of servers) meta[`${s.label} VmHWM (peak RSS over the whole run)`] = `${fmt(highWaterMb(s.child.pid!))} MB`;
