@@ -135,11 +135,11 @@ export interface InTurns {
 }
 
 /**
- * Sequential requests to several servers taken in turns of about TURN_MS each (MIN_PER_TURN requests at least), the order reversed at
- * every turn, for about `seconds` per server and `minRequests` at least. One server after another for
- * `seconds` apiece gave each its own stretch of the machine, and a second is as long as a burst of other
- * work (the database's purge, another process's collection): the growth cases of one run differed by
- * 10-20% between builds whose interleaved requests differed by 2%.
+ * Sequential requests to several servers taken in turns of about TURN_MS each (MIN_PER_TURN requests at
+ * least), the order reversed at every turn, for about `seconds` per server and `minRequests` at least.
+ * One server after another for `seconds` apiece gave each its own stretch of the machine, and a second
+ * is as long as a burst of other work (the database's purge, another process's collection): the growth
+ * cases of one run differed by 10-20% between builds whose interleaved requests differed by 2%.
  */
 export async function timeInterleaved(servers: Server[], request: SequentialRequest, seconds: number, minRequests = 5): Promise<Map<Server, InTurns>> {
   const { method, path, headers, body } = request;

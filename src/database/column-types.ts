@@ -180,7 +180,10 @@ export function persisted<T extends ObjectLiteral>(db: EntityManager, target: En
     columns.push(column.databaseName);
     const value: unknown = db.connection.driver.preparePersistentValue(values[key], column);
     if (value instanceof Date) {
-      if (value.getTime() !== lastTime) [lastTime, lastText] = [value.getTime(), sqlDate(value)];
+      if (value.getTime() !== lastTime) {
+        lastTime = value.getTime();
+        lastText = sqlDate(value);
+      }
       params.push(lastText);
     } else params.push(value);
   }
