@@ -65,7 +65,7 @@ const WORKER_YOUNG_GENERATION_MB = 32;
  * 1,536 MB (1.8x), a 100,000-answer report's worker heap peaked at 130-160 MB used and 180-200 MB
  * committed rather than 230-250 and 255-280, and the service's RSS growth during the bench's report at
  * 245-322 MB rather than 332-460 (the bench's runs on 2026-11-29; its target, 300 MB, met in some), and
- * 241-246 MB once vectorize wrote its rows into typed arrays of their final size (2026-11-30).
+ * 241-317 MB (four runs) once vectorize wrote its rows into typed arrays of their final size (2026-11-30).
  * The price is the extra full collections: in the bench's quality section (three runs each) the report
  * took 11.6-15.1 s of CPU rather than 10.9-16.9, medians 11.9 and 11.0 (about 8% more), and the same
  * results.
