@@ -45,6 +45,9 @@ export const DATASET_FILE = join(RESULTS, 'dataset.json');
 export const LOAD_MAIN = join(ROOT, 'dist', 'bench', 'load.js');
 /** What the load generator writes on stdout when its warm-up is over and the measured run starts; its result follows, on the last line. */
 export const MEASURING_LINE = 'measuring';
+/** What the load generator writes before and after a server's turn when it measures servers in turns (load.ts's TurnsPlan). */
+export const TURN_LINE = 'turn';
+export const TURN_DONE_LINE = 'turned';
 
 export interface Options {
   duration: number;

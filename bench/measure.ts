@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import type { Pool } from 'mysql2/promise';
-import { LOAD_MAIN, MEASURING_LINE, Options, ROOT, log, sleep, warmupSeconds } from './cli';
+import { LOAD_MAIN, MEASURING_LINE, Options, ROOT, TURN_DONE_LINE, TURN_LINE, log, sleep, warmupSeconds } from './cli';
 import { Dataset, PURGE_PAUSE_MS, RoomState, resetRoom, settleAfterCleanup } from './dataset';
-import type { LoadConfig, LoadResult } from './load';
+import type { LoadConfig, LoadResult, TurnsPlan } from './load';
 import { OPS, Op, SCALING, ScaleCase, headersFor } from './operations';
 import { RssSampler, Server, assertAlive, cpuTicks, http, serves, track, waitQuiet } from './processes';
 import { fmt, median, ms } from './numbers';
@@ -45,8 +45,17 @@ function scaleSeconds(o: Options): number {
 export function estimateSeconds(o: Options, servers: Pick<Server, 'operations' | 'earlier'>[]): number {
   const pause = PURGE_PAUSE_MS / 1000;
   const count = (key: string) => servers.filter((s) => serves(s, key)).length;
-  const load = OPS.reduce((t, op) => t + count(op.key) * (o.duration + warmupSeconds(o) + 1 + (op.write || op.resets ? pause : 0)), 0);
-  const scale = SCALING.reduce((t, c) => t + count(c.key) * (scaleSeconds(o) + 1 + (c.write ? pause : 0)), 0);
+  // In turns (runLoadInTurns), each turn after waitQuiet's 0.25 s at least; room/reply one server after another.
+  const turns = Math.max(1, Math.round(o.duration / LOAD_TURN_SECONDS));
+  const load = OPS.reduce(
+    (t, op) =>
+      t +
+      (op.resets
+        ? count(op.key) * (o.duration + warmupSeconds(o) + 1 + pause)
+        : count(op.key) * (o.duration + warmupSeconds(o) + 0.3 * turns) + 1 + (op.write ? pause : 0)),
+    0,
+  );
+  const scale = SCALING.reduce((t, c) => t + count(c.key) * scaleSeconds(o) + 1 + (c.write ? pause : 0), 0);
   // The observability overhead (observability.ts): products/getOne on four servers, three of them started
   // for it, each of those three warmed once by an unmeasured run before the rounds.
   const getOne = o.duration + warmupSeconds(o) + 1;
@@ -56,22 +65,95 @@ export function estimateSeconds(o: Options, servers: Pick<Server, 'operations' |
   return o.rounds * (load + scale + observability + paired) + 3 * getOne;
 }
 
-function drive(server: Server, op: Op, d: Dataset, token: string, o: Options): Promise<Measurement> {
-  return runLoad(
-    server,
-    {
-      url: `http://127.0.0.1:${server.port}${op.path(d)}`,
-      method: op.method,
-      headers: headersFor(token, op),
-      body: op.body?.(d),
-      uniqueBodies: op.uniqueBodies,
-      paths: op.paths?.(d),
-      connections: o.connections,
-      durationSeconds: o.duration,
-      warmupSeconds: warmupSeconds(o),
-    },
-    op.key,
-  );
+function loadConfig(server: Server, op: Op, d: Dataset, token: string, o: Options): LoadConfig {
+  return {
+    url: `http://127.0.0.1:${server.port}${op.path(d)}`,
+    method: op.method,
+    headers: headersFor(token, op),
+    body: op.body?.(d),
+    uniqueBodies: op.uniqueBodies,
+    paths: op.paths?.(d),
+    connections: o.connections,
+    durationSeconds: o.duration,
+    warmupSeconds: warmupSeconds(o),
+  };
+}
+
+/** A turn of runLoadInTurns lasts a second at least: `--duration 5` gives each server five turns at most. */
+const LOAD_TURN_SECONDS = 1;
+
+/**
+ * One operation under load on several servers, in turns (load.ts's TurnsPlan): each server's
+ * `--duration` seconds are cut into turns of LOAD_TURN_SECONDS or more, the servers' turns alternating. Before
+ * each turn the previous server is let settle (waitQuiet: the collection of its turn's garbage would
+ * otherwise fall on the next one); its CPU time is counted over its own turns.
+ */
+export function runLoadInTurns(servers: Server[], targets: LoadConfig[], what: string): Promise<Measurement[]> {
+  const { durationSeconds, warmupSeconds: warmup } = targets[0];
+  const plan: TurnsPlan = { targets, maxTurns: Math.max(1, Math.round(durationSeconds / LOAD_TURN_SECONDS)) };
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(process.execPath, [LOAD_MAIN, JSON.stringify(plan)], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] }));
+    const rss = servers.map((s) => new RssSampler(s.child.pid!));
+    const ticks = servers.map(() => 0);
+    let turnStart = NaN;
+    let previous: Server | undefined;
+    let pending = '';
+    let resultLine = '';
+    let stderr = '';
+    // Lines are handled one after another: a turn starts only once the previous server has settled.
+    let handling = Promise.resolve();
+    const handle = async (line: string): Promise<void> => {
+      const [word, index] = line.split(' ');
+      const server = servers[Number(index)];
+      if (word === TURN_LINE) {
+        if (previous) await waitQuiet(previous);
+        turnStart = cpuTicks(server.child.pid!);
+        child.stdin!.write('go\n');
+      } else if (word === TURN_DONE_LINE) {
+        ticks[Number(index)] += cpuTicks(server.child.pid!) - turnStart;
+        previous = server;
+      }
+    };
+    child.stdout!.on('data', (c: Buffer) => {
+      pending += c.toString();
+      let newline: number;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        // The last line is the result, a JSON array; the others say whose turn starts or ends.
+        if (line.startsWith('[')) resultLine = line;
+        else
+          handling = handling
+            .then(() => handle(line))
+            .catch((error: unknown) => {
+              child.kill('SIGKILL');
+              reject(error instanceof Error ? error : new Error(String(error)));
+            });
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const limit = setTimeout(() => child.kill('SIGKILL'), servers.length * (durationSeconds + warmup + 120) * 1000);
+    // 'close', not 'exit': the result line may still be in the pipe at exit.
+    child.once('close', (code, signal) => {
+      clearTimeout(limit);
+      const peaks = rss.map((r) => r.stop());
+      void handling.then(() => {
+        try {
+          for (const server of servers) assertAlive(server);
+          if (code !== 0) throw new Error(`the load generator failed (${code ?? signal}) on ${what} in turns: ${stderr.trim()}`);
+          const results = JSON.parse(resultLine) as LoadResult[];
+          resolve(
+            results.map((result, i) => {
+              const responses = result.ok + result.non2xx;
+              return { ...result, peakRssMb: peaks[i], cpuUsPerRequest: responses > 0 ? (ticks[i] * 10_000) / responses : NaN };
+            }),
+          );
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
+  });
 }
 
 /** One run of the load generator in its own process against `server`, its RSS sampled meanwhile. */
@@ -182,18 +264,25 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
   for (let round = 1; round <= o.rounds; round++) {
     const order = round % 2 === 1 ? servers : [...servers].reverse();
     for (const run of ops) {
-      for (const server of order.filter((s) => serves(s, run.op.key))) {
-        const m = await drive(server, run.op, d, token, o);
-        assertAlive(server);
-        await waitQuiet(server);
-        run.runs[server.name].push(m);
-        const failed = m.non2xx + m.errors + m.timeouts;
-        log(
-          `[${round}/${o.rounds}] ${run.op.label.padEnd(36)} ${server.label.padEnd(width)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${ms(m.latencyMs.p50).padStart(6)} ms  ` +
-            `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB  CPU ${fmt(m.cpuUsPerRequest)} µs/request${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
-        );
+      const serving = order.filter((s) => serves(s, run.op.key));
+      // room/reply moves its interviews on: each server from the same 2-turn transcripts, one after
+      // another. The rest with the servers in turns (runLoadInTurns).
+      for (const group of run.op.resets ? serving.map((s) => [s]) : [serving]) {
+        const results = run.op.resets ? [await runLoad(group[0], loadConfig(group[0], run.op, d, token, o), run.op.key)] : await runLoadInTurns(group, group.map((s) => loadConfig(s, run.op, d, token, o)), run.op.key);
+        for (const [j, server] of group.entries()) {
+          const m = results[j];
+          assertAlive(server);
+          await waitQuiet(server);
+          run.runs[server.name].push(m);
+          const failed = m.non2xx + m.errors + m.timeouts;
+          log(
+            `[${round}/${o.rounds}] ${run.op.label.padEnd(36)} ${server.label.padEnd(width)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${ms(m.latencyMs.p50).padStart(6)} ms  ` +
+              `p99 ${ms(m.latencyMs.p99).padStart(6)} ms  RSS ${fmt(m.peakRssMb)} MB  CPU ${fmt(m.cpuUsPerRequest)} µs/request${m.turns ? `  (${m.turns} turns)` : ''}${failed ? `  FAILED ${failed} (${JSON.stringify(m.statusCodes)})` : ''}`,
+          );
+        }
         if (run.op.write) await settleAfterCleanup(pool, d);
         if (run.op.resets) {
+          const m = results[0];
           m.room = await resetRoom(pool, d);
           log(`        transcripts at the end: ${fmt(m.room.meanTurns, 1)} turns on average, at most ${m.room.maxTurns}; reset to 2`);
           // An invite completed: it refused every later answer, so the measurement is not of replies alone.
@@ -206,25 +295,15 @@ export async function measureAll(servers: Server[], d: Dataset, token: string, o
       const serving = order.filter((s) => serves(s, run.c.key));
       const logged = (server: Server, t: { medianMs: number; n: number }, how: string) =>
         log(`[${round}/${o.rounds}] ${`${run.c.key} × ${run.c.rows}`.padEnd(36)} ${server.label.padEnd(width)} ${ms(t.medianMs).padStart(6)} ms/request (${t.n} ${how})`);
-      if (!run.c.write) {
-        // Reads: the servers in turns (timeInterleaved).
-        const timed = await timeInterleaved(serving, { method: 'GET', path: run.c.path(d), headers: headersFor(token, { method: 'GET' }) }, scaleSeconds(o));
-        for (const server of serving) {
-          assertAlive(server);
-          run.runs[server.name].push(timed.get(server)!.medianMs);
-          logged(server, timed.get(server)!, 'sequential, in turns');
-        }
-        continue;
-      }
-      // Writes: one server at a time, each on the dataset as the cleanup leaves it.
+      // The servers in turns (timeInterleaved), writes too: each turn's rows stay until the cleanup after
+      // the case, so every server writes beside the same growing table.
+      const timed = await timeInterleaved(serving, { method: 'GET', path: run.c.path(d), headers: headersFor(token, { method: 'GET' }) }, scaleSeconds(o));
       for (const server of serving) {
-        // One server alone in its turns: sequential requests for its seconds.
-        const t = (await timeInterleaved([server], { method: 'GET', path: run.c.path(d), headers: headersFor(token, { method: 'GET' }) }, scaleSeconds(o))).get(server)!;
         assertAlive(server);
-        run.runs[server.name].push(t.medianMs);
-        logged(server, t, 'sequential');
-        await settleAfterCleanup(pool, d);
+        run.runs[server.name].push(timed.get(server)!.medianMs);
+        logged(server, timed.get(server)!, 'sequential, in turns');
       }
+      if (run.c.write) await settleAfterCleanup(pool, d);
     }
   }
   return { ops, scaling };

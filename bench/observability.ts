@@ -2,7 +2,8 @@
  * What metrics and tracing cost: products/getOne on the service as the main run starts it (both off),
  * with METRICS_PORT set, with OTEL_EXPORTER_OTLP_ENDPOINT set (every request traced: the SDK's
  * default sampler), and traced with the standard ratio sampler at 10% (what a busy service runs), at
- * the same load, round by round, the order turning between rounds; throughput as a ratio to both off.
+ * the same load, the four taken in turns of a second (measure.ts's runLoadInTurns), round by round;
+ * throughput as a ratio to both off.
  *
  * The traces go to a stand-in collector in this process that reads each export and answers 200, as a
  * collector does: the service pays for making, batching, encoding (protobuf) and sending its spans, not
@@ -12,8 +13,9 @@ import { Server as HttpServer, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Options, log, warmupSeconds } from './cli';
 import { Dataset } from './dataset';
-import { Measurement, runLoad } from './measure';
-import { Server, ServerSpec, freePort, http, startServer, stopChild, waitQuiet } from './processes';
+import type { LoadConfig } from './load';
+import { Measurement, runLoad, runLoadInTurns } from './measure';
+import { Server, ServerSpec, freePort, http, startServer, stopChild } from './processes';
 import type { ExtraSection } from './report';
 
 /**
@@ -51,19 +53,15 @@ async function startSink(): Promise<{ url: string; server: HttpServer; stats: Ob
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, stats };
 }
 
-function getOne(server: Server, d: Dataset, token: string, o: Options): Promise<Measurement> {
-  return runLoad(
-    server,
-    {
-      url: `http://127.0.0.1:${server.port}/v1/products/getOne?productID=${encodeURIComponent(d.productID)}`,
-      method: 'GET',
-      headers: { Authorization: `Bearer ${token}` },
-      connections: o.connections,
-      durationSeconds: o.duration,
-      warmupSeconds: warmupSeconds(o),
-    },
-    'products/getOne',
-  );
+function getOne(server: Server, d: Dataset, token: string, o: Options): LoadConfig {
+  return {
+    url: `http://127.0.0.1:${server.port}/v1/products/getOne?productID=${encodeURIComponent(d.productID)}`,
+    method: 'GET',
+    headers: { Authorization: `Bearer ${token}` },
+    connections: o.connections,
+    durationSeconds: o.duration,
+    warmupSeconds: warmupSeconds(o),
+  };
 }
 
 /** `off` is the main run's service (already running); the two others are started here from its spec and stopped after. */
@@ -96,7 +94,7 @@ export async function measureObservability(off: Server, spec: ServerSpec, d: Dat
     // `off` has had the whole main run to warm up (its code compiled and optimised, its pools and
     // caches full); the three just started have had nothing. One unmeasured run each first, else their
     // first round measures start-up work: 1.8-2.2x off's CPU per request in a run of 2 s rounds.
-    for (const server of [metrics, tracing, sampled]) await getOne(server, d, token, o);
+    for (const server of [metrics, tracing, sampled]) await runLoad(server, getOne(server, d, token, o), 'products/getOne');
     const configs = [
       ['off', off],
       ['metrics', metrics],
@@ -106,9 +104,14 @@ export async function measureObservability(off: Server, spec: ServerSpec, d: Dat
     const runs: ObservabilityRun['runs'] = { off: [], metrics: [], tracing: [], sampled: [] };
     for (let round = 1; round <= o.rounds; round++) {
       const order = round % 2 === 1 ? configs : [...configs].reverse();
-      for (const [name, server] of order) {
-        await waitQuiet(server);
-        const m = await getOne(server, d, token, o);
+      // The four in turns (runLoadInTurns), as the operations above.
+      const measured = await runLoadInTurns(
+        order.map(([, server]) => server),
+        order.map(([, server]) => getOne(server, d, token, o)),
+        'products/getOne',
+      );
+      for (const [i, [name]] of order.entries()) {
+        const m = measured[i];
         if (m.non2xx || m.errors) throw new Error(`products/getOne with ${name}: ${m.non2xx} non-2xx, ${m.errors} errors`);
         runs[name].push(m);
         log(`[${round}/${o.rounds}] products/getOne, ${CONFIG_NAMES[name]}: ${m.reqPerSec.toFixed(0)} req/s, p99 ${m.latencyMs.p99.toFixed(2)} ms, CPU ${m.cpuUsPerRequest.toFixed(0)} µs/request`);

@@ -106,6 +106,16 @@ export function report(
       `target: what the service must reach (checked under Targets); "–": none yet, and no p99 target either.` +
       (partial.length ? ` "–" in ${partial.map((r) => r.phrase).join(', ')}'s columns: an operation it does not implement.` : ''),
     '',
+    // How each operation's servers shared the machine (measure.ts's runLoadInTurns, load.ts's TurnsPlan).
+    `The servers took the load in turns, the order reversed at every turn, req/s counted in each turn's steady part: ` +
+      ops
+        .map(({ op, runs }) => {
+          const turns = runs[subject.name]?.[0]?.turns;
+          return `${op.label} ${turns ? `${turns} turn${turns > 1 ? 's' : ''} of ${fmt(o.duration / turns, 1)} s` : 'one server after another'}`;
+        })
+        .join('; ') +
+      '.',
+    '',
   );
 
   lines.push(`## Latency (ms per request under the load above, ${rounds})`, '');
@@ -201,7 +211,7 @@ export function report(
     'µs/row = time per request ÷ rows: a fixed per-request cost makes it fall as rows grow, so cost that grows faster than the row count shows up as µs/row rising with size. ' +
       'The target is checked as the largest rise of µs/row from any size to a larger one (1.00 or less: no rise). ' +
       'Marginal µs/row = extra time per extra row from one size to the next: the per-row cost without the fixed part. ' +
-      'products/getList: the servers in turns of about 100 ms; createInvites: one server at a time, each after the cleanup of the rows written before.',
+      'The servers in turns of about 100 ms; createInvites\' rows removed after each case.',
     '',
   );
 
