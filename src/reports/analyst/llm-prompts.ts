@@ -52,77 +52,60 @@ function strictObject(properties: Record<string, unknown>) {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-const QUOTE_ITEM = strictObject({
+/** A list of strict objects of these properties. */
+function listOf(properties: Record<string, unknown>, description?: string) {
+  return { type: 'array', ...(description && { description }), items: strictObject(properties) };
+}
+
+/** A format whose answer is one list, named `key`, of objects of these properties. */
+function listFormat(name: string, key: string, properties: Record<string, unknown>): JsonFormat {
+  return { name, schema: strictObject({ [key]: listOf(properties) }) };
+}
+
+const ANSWER_ID = { type: 'string', description: 'The id of an answer listed in the message.' };
+const THEME_LABEL = { type: 'string', description: 'A short label: two to five words, no numbers.' };
+const IDS = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
+
+const QUOTE_PROPERTIES = {
   answer: { type: 'string', description: 'The id of the answer the passage is copied from.' },
   text: { type: 'string', description: 'The passage, exactly as it is written in that answer (its original, never its translation): at least three words.' },
   translation: {
     type: ['string', 'null'],
     description: "The same passage in the report's language, when the answer has a translation; null when it is written in that language.",
   },
-});
+};
 
 /** Answers a translation request lists at most: its answer repeats each of them, translated. */
 export const ANSWERS_PER_TRANSLATION = 40;
 
 /** Translations of the answers in other languages than the report's, for coding. */
-export const TRANSLATE_ANSWERS: JsonFormat = {
-  name: 'translate_answers',
-  schema: strictObject({
-    translations: {
-      type: 'array',
-      items: strictObject({
-        answer: { type: 'string', description: 'The id of an answer listed in the message.' },
-        text: { type: 'string', description: "The answer translated faithfully into the report's language." },
-      }),
-    },
-  }),
-};
+export const TRANSLATE_ANSWERS = listFormat('translate_answers', 'translations', {
+  answer: ANSWER_ID,
+  text: { type: 'string', description: "The answer translated faithfully into the report's language." },
+});
 
-export const PROPOSE_THEMES: JsonFormat = {
-  name: 'propose_themes',
-  schema: strictObject({
-    themes: {
-      type: 'array',
-      items: strictObject({
-        theme: { type: 'string', description: 'A short label: two to five words, no numbers.' },
-        description: { type: 'string', description: 'One sentence saying what the answers of this theme share, no numbers.' },
-      }),
-    },
-  }),
-};
+export const PROPOSE_THEMES = listFormat('propose_themes', 'themes', {
+  theme: THEME_LABEL,
+  description: { type: 'string', description: 'One sentence saying what the answers of this theme share, no numbers.' },
+});
 
 export const CODE_ANSWERS: JsonFormat = {
   name: 'code_answers',
   schema: strictObject({
-    codes: {
-      type: 'array',
-      items: strictObject({
-        answer: { type: 'string', description: 'The id of an answer listed in the message.' },
-        themes: { type: 'array', items: { type: 'string' }, description: `The ids of the themes the answer belongs to: none, or up to ${MAX_CODES_PER_ANSWER}.` },
-      }),
-    },
-    quotes: {
-      type: 'array',
-      description: 'Passages that show a theme, each copied character for character from an answer coded with it.',
-      items: strictObject({ theme: { type: 'string', description: 'The id of the theme.' }, ...QUOTE_ITEM.properties }),
-    },
+    codes: listOf({ answer: ANSWER_ID, themes: IDS(`The ids of the themes the answer belongs to: none, or up to ${MAX_CODES_PER_ANSWER}.`) }),
+    quotes: listOf(
+      { theme: { type: 'string', description: 'The id of the theme.' }, ...QUOTE_PROPERTIES },
+      'Passages that show a theme, each copied character for character from an answer coded with it.',
+    ),
   }),
 };
 
-export const INTERVIEW_THEMES: JsonFormat = {
-  name: 'interview_themes',
-  schema: strictObject({
-    themes: {
-      type: 'array',
-      items: strictObject({
-        theme: { type: 'string', description: 'A short label: two to five words, no numbers.' },
-        description: { type: 'string', description: 'One sentence saying what this theme is about across the interview, no numbers.' },
-        questionThemes: { type: 'array', items: { type: 'string' }, description: 'The ids of the question themes this theme brings together.' },
-        quotes: { type: 'array', description: `Up to ${MAX_QUOTES} passages that show the theme, each copied character for character from one of the quotes listed.`, items: QUOTE_ITEM },
-      }),
-    },
-  }),
-};
+export const INTERVIEW_THEMES = listFormat('interview_themes', 'themes', {
+  theme: THEME_LABEL,
+  description: { type: 'string', description: 'One sentence saying what this theme is about across the interview, no numbers.' },
+  questionThemes: IDS('The ids of the question themes this theme brings together.'),
+  quotes: { type: 'array', description: `Up to ${MAX_QUOTES} passages that show the theme, each copied character for character from one of the quotes listed.`, items: strictObject(QUOTE_PROPERTIES) },
+});
 
 /** A question as the prompts name it: a guideline question (0-based index), or the unattributed answers (null). */
 export interface PromptQuestion {
