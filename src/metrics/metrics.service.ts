@@ -43,49 +43,37 @@ export class Metrics {
     if (!this.enabled) return;
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
-    const requests = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP requests by method, route template and status code',
-      labelNames: ['method', 'route', 'status_code'] as const,
+    const counter = <T extends string>(name: string, help: string, labelNames: readonly T[]) => new Counter({ name, help, labelNames, registers });
+    const histogram = <T extends string>(name: string, help: string, labelNames: readonly T[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
+    const requests = histogram(
+      'http_request_duration_seconds',
+      'HTTP requests by method, route template and status code',
+      ['method', 'route', 'status_code'],
       // Fine below 100 ms, where most answers are, up to the 10 s of the slowest waits.
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-    const turns = new Counter({ name: 'irs_room_turns_total', help: 'Interviewer turns taken in the interview room, by agent', labelNames: ['agent'] as const, registers });
-    const turnSeconds = new Histogram({
-      name: 'irs_agent_turn_duration_seconds',
-      help: "How long an interviewer agent took for a turn (the model's answer, or the fallback), by agent",
-      labelNames: ['agent'] as const,
-      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
-      registers,
-    });
-    const fallbacks = new Counter({
-      name: 'irs_agent_fallbacks_total',
-      help: "Turns an LLM interviewer could not give, taken by the built-in agent instead, by agent and reason",
-      labelNames: ['agent', 'reason'] as const,
-      registers,
-    });
-    const invites = new Counter({ name: 'irs_invite_transitions_total', help: 'Invites moved to a status', labelNames: ['status'] as const, registers });
-    const attempts = new Counter({
-      name: 'irs_webhook_attempts_total',
-      help: 'Webhook delivery attempts by result: delivered (2xx), failed (another answer), gone (410), unreachable (no answer)',
-      labelNames: ['result'] as const,
-      registers,
-    });
-    const refusals = new Counter({ name: 'irs_rate_limit_refusals_total', help: 'Requests refused with 429, by rate-limit bucket', labelNames: ['bucket'] as const, registers });
-    const voiceSeconds = new Histogram({
-      name: 'irs_voice_call_duration_seconds',
-      help: 'How long a speech server took for a call of voice interviews (a transcription, a spoken question), by service, whatever its result',
-      labelNames: ['service'] as const,
-      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-      registers,
-    });
-    const voiceFailures = new Counter({
-      name: 'irs_voice_failures_total',
-      help: 'Calls to a speech server that gave nothing usable (the room answered 503), by service and reason',
-      labelNames: ['service', 'reason'] as const,
-      registers,
-    });
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
+    const turns = counter('irs_room_turns_total', 'Interviewer turns taken in the interview room, by agent', ['agent']);
+    const turnSeconds = histogram(
+      'irs_agent_turn_duration_seconds',
+      "How long an interviewer agent took for a turn (the model's answer, or the fallback), by agent",
+      ['agent'],
+      [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+    );
+    const fallbacks = counter('irs_agent_fallbacks_total', 'Turns an LLM interviewer could not give, taken by the built-in agent instead, by agent and reason', ['agent', 'reason']);
+    const invites = counter('irs_invite_transitions_total', 'Invites moved to a status', ['status']);
+    const attempts = counter(
+      'irs_webhook_attempts_total',
+      'Webhook delivery attempts by result: delivered (2xx), failed (another answer), gone (410), unreachable (no answer)',
+      ['result'],
+    );
+    const refusals = counter('irs_rate_limit_refusals_total', 'Requests refused with 429, by rate-limit bucket', ['bucket']);
+    const voiceSeconds = histogram(
+      'irs_voice_call_duration_seconds',
+      'How long a speech server took for a call of voice interviews (a transcription, a spoken question), by service, whatever its result',
+      ['service'],
+      [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    );
+    const voiceFailures = counter('irs_voice_failures_total', 'Calls to a speech server that gave nothing usable (the room answered 503), by service and reason', ['service', 'reason']);
     Object.assign(this, {
       requestDone: (method: string, route: string, status: number, seconds: number) => requests.observe({ method, route, status_code: String(status) }, seconds),
       roomTurn: (agent: string) => turns.inc({ agent }),
