@@ -11,6 +11,13 @@ describe('Profiles API', () => {
     profiles = t.app.get(ProfilesService);
   });
 
+  const METADATA = { source: 'interview', last_interviewed: '2026-11-20T16:40:12.345Z', interview_count: 3, sentiment: 0.42 };
+  const DETAILS = { occupation: 'Analyst', location: 'London', background: 'Mathematics', productAlignment: 'Daily user', key_values: ['rigour'], interests: ['engines'] };
+  const HISTORY = [
+    { type: 'invite', id: 'abc' },
+    { type: 'note', id: 'n1' },
+  ];
+
   describe('GET /v1/profiles/getOne', () => {
     it('returns every field of the spec, with defaults for what is unknown', async () => {
       const productID = await makeProduct(t, admin, { orgID: uniq('org') });
@@ -18,9 +25,9 @@ describe('Profiles API', () => {
         productIDs: [productID],
         firstName: 'Ada',
         lastName: 'Lovelace',
-        metadata: { source: 'interview', acquired_date: '2026-10-02T09:15:00Z', last_interviewed: '2026-11-20T16:40:12.345Z', interview_count: 3, sentiment: 0.42 },
-        details: { occupation: 'Analyst', location: 'London', background: 'Mathematics', productAlignment: 'Daily user', key_values: ['rigour'], interests: ['engines'] },
-        history: [{ type: 'invite', id: 'abc' }, { type: 'note', id: 'n1' }],
+        metadata: { ...METADATA, acquired_date: '2026-10-02T09:15:00Z' },
+        details: DETAILS,
+        history: HISTORY,
       });
       const res = await t.http.get('/v1/profiles/getOne').query({ profileID: full }).set(bearer(admin));
       expect(res.status).toBe(200);
@@ -30,9 +37,10 @@ describe('Profiles API', () => {
           productIDs: [productID],
           firstName: 'Ada',
           lastName: 'Lovelace',
-          metadata: { source: 'interview', acquired_date: '2026-10-02T09:15:00.000Z', last_interviewed: '2026-11-20T16:40:12.345Z', interview_count: 3, sentiment: 0.42 },
-          details: { occupation: 'Analyst', location: 'London', background: 'Mathematics', productAlignment: 'Daily user', key_values: ['rigour'], interests: ['engines'] },
-          history: [{ type: 'invite', id: 'abc' }, { type: 'note', id: 'n1' }],
+          // The acquired date as every other instant the API returns: milliseconds and Z.
+          metadata: { ...METADATA, acquired_date: '2026-10-02T09:15:00.000Z' },
+          details: DETAILS,
+          history: HISTORY,
         },
       });
 
