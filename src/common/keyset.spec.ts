@@ -62,6 +62,15 @@ describe(answerList.name, () => {
     expect(calls.pages).toBe(10);
   });
 
+  it('writes each streamed item with the list\'s stringify when it gives one (JSON as stored), JSON.stringify otherwise', async () => {
+    const { list, rows } = listOf(25);
+    const tagged = (item: { id: string }) => JSON.stringify({ ...item, by: 'list' });
+    const answer = await answerList({}, list, present, 10, tagged);
+    expect(await streamed(answer)).toEqual(ids(rows).map((id) => ({ id, by: 'list' })));
+    const plain = await answerList({}, listOf(25).list, present, 10);
+    expect(await streamed(plain)).toEqual(ids(rows).map((id) => ({ id })));
+  });
+
   it('reads the next chunk only when the client has taken the last one (memory bounded by a chunk)', async () => {
     const { list, calls } = listOf(95);
     const stream = ((await answerList({}, list, present, 10)) as StreamableFile).getStream();

@@ -14,7 +14,7 @@ import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
-import type { WithStoredJson } from '../database/stored-json';
+import { WithStoredJson, stringifyRow } from '../database/stored-json';
 import { InviteJsonField, InviteView, InvitesRepository, ListedInvite } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -133,6 +133,7 @@ export class InvitesService {
     if (query.interviewID !== undefined) await this.interviews.requireVisible(principal, query.interviewID);
     if (query.productID !== undefined) await this.products.requireVisible(principal, query.productID);
     const list = this.invites.list({ interviewID: query.interviewID, productID: query.productID, segment: query.segment });
-    return answerList(query, list, (rows) => rows.map(inviteDtoOf), STREAM_CHUNK);
+    // The transcripts and other JSON as stored (StoredJson) are written into a streamed list as they are.
+    return answerList(query, list, (rows) => rows.map(inviteDtoOf), STREAM_CHUNK, stringifyRow);
   }
 }
