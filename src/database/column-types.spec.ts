@@ -125,6 +125,29 @@ describe('insertSql', () => {
   });
 });
 
+/** hydrator() reads a row of columns alone where it stands, and copies a row with other names into a new object. */
+describe('hydrator in place', () => {
+  it.each(ENGINES)('gives every value as the driver reads it, whether it converts it or returns it as it came, on %s', async (_engine, make) => {
+    const { dataSource, hydrator } = await make();
+    const createdAt = dataSource.getMetadata('Product').findColumnWithPropertyName('createdAt')!;
+    const read = hydrator(dataSource.manager, 'Product');
+    // A date as text (SQLite's driver gives that) and as a Date (mysql2's).
+    for (const value of ['2026-11-29 09:05:07.123', new Date('2026-11-29T09:05:07.123Z')]) {
+      const row = { productID: 'p1', name: 'Lumen', createdAt: value };
+      const out = read(row);
+      expect(out).toBe(row);
+      expect(out).toEqual({ productID: 'p1', name: 'Lumen', createdAt: dataSource.driver.prepareHydratedValue(value, createdAt) });
+      expect(out.createdAt).toBeInstanceOf(Date);
+    }
+    // With a name that is no column, into a new object of the columns alone, the driver's row left as it was.
+    const row = { productID: 'p2', createdAt: '2026-11-29 09:05:07.123', extra: 7 };
+    const copy = hydrator(dataSource.manager, 'Product')(row);
+    expect(copy).not.toBe(row);
+    expect(copy).toEqual({ productID: 'p2', createdAt: dataSource.driver.prepareHydratedValue('2026-11-29 09:05:07.123', createdAt) });
+    expect(row.createdAt).toBe('2026-11-29 09:05:07.123');
+  });
+});
+
 /** hydrator()'s storedJson: the named jsonText columns as their text, unparsed; everything else as the column types read it. */
 describe('hydrator storedJson', () => {
   it.each(ENGINES)('keeps the named JSON columns as their stored text on %s', async (_engine, make) => {
