@@ -81,8 +81,8 @@ export interface TurnsPlan {
   maxTurns: number;
 }
 
-/** At least this many answers per connection in a turn (see TurnsPlan): the ramp and the cut tail are 1/40 of it at most. */
-const ANSWERS_PER_CONNECTION_TURN = 40;
+/** At least this many answers per connection in a turn (see TurnsPlan): the requests cut off at its end are 1/20 of its answers at most. */
+const ANSWERS_PER_CONNECTION_TURN = 20;
 
 interface AutocannonResult {
   duration: number;
