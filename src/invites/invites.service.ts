@@ -14,7 +14,7 @@ import { invitesConfig } from './invites.config';
 import { AudioNotFoundException, InviteCountException, InviteNotFoundException, ProductMismatchException } from './invites.errors';
 import { InviteAudioRepository } from './invite-audio.repository';
 import { AUDIO_FILE_NAMES, AudioType } from '../voice/voice.limits';
-import { WithStoredJson, stringifyRow } from '../database/stored-json';
+import { type WithStoredJson, stringifyRow } from '../database/stored-json';
 import { InviteJsonField, InviteView, InvitesRepository, ListedInvite } from './invites.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
