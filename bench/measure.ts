@@ -56,13 +56,13 @@ export function estimateSeconds(o: Options, servers: Pick<Server, 'operations' |
     0,
   );
   const scale = SCALING.reduce((t, c) => t + count(c.key) * scaleSeconds(o) + 1 + (c.write ? pause : 0), 0);
-  // The observability overhead (observability.ts): products/getOne on four servers, three of them started
-  // for it, each of those three warmed once by an unmeasured run before the rounds.
+  // The observability overhead (observability.ts): products/getOne on four servers started for it, each
+  // warmed once by an unmeasured run before the rounds.
   const getOne = o.duration + warmupSeconds(o) + 1;
   const observability = 4 * getOne + 15;
   // --compare: the paired measurement (paired.ts), six operations, two of them writes.
   const paired = servers.some((s) => s.earlier) ? 6 * (2 * o.duration + 1) + 2 * pause : 0;
-  return o.rounds * (load + scale + observability + paired) + 3 * getOne;
+  return o.rounds * (load + scale + observability + paired) + 4 * getOne + 20;
 }
 
 function loadConfig(server: Server, op: Op, d: Dataset, token: string, o: Options): LoadConfig {

@@ -1,6 +1,6 @@
 /**
- * What metrics and tracing cost: products/getOne on the service as the main run starts it (both off),
- * with METRICS_PORT set, with OTEL_EXPORTER_OTLP_ENDPOINT set (every request traced: the SDK's
+ * What metrics and tracing cost: products/getOne on four servers of the service started for it: as the
+ * main run starts it (both off), with METRICS_PORT set, with OTEL_EXPORTER_OTLP_ENDPOINT set (every request traced: the SDK's
  * default sampler), and traced with the standard ratio sampler at 10% (what a busy service runs), at
  * the same load, the four taken in turns of a second (measure.ts's runLoadInTurns), round by round;
  * throughput as a ratio to both off.
@@ -64,12 +64,19 @@ function getOne(server: Server, d: Dataset, token: string, o: Options): LoadConf
   };
 }
 
-/** `off` is the main run's service (already running); the two others are started here from its spec and stopped after. */
-export async function measureObservability(off: Server, spec: ServerSpec, d: Dataset, token: string, o: Options): Promise<ObservabilityRun> {
+/**
+ * The four configurations, each a server started here from the service's spec, and stopped after. `off`
+ * is not the main run's service: after every other measurement that one's heap had grown to about a GB,
+ * and its CPU per request moved by 10-40% from one run to the next (bench/README.md), where servers
+ * started alike and warmed alike differ only by their configuration.
+ */
+export async function measureObservability(spec: ServerSpec, d: Dataset, token: string, o: Options): Promise<ObservabilityRun> {
   const sink = await startSink();
   const servers: Server[] = [];
   const scrapes: NodeJS.Timeout[] = [];
   try {
+    const off = await startServer({ ...spec, name: 'service-off', label: 'service, metrics and tracing off', phrase: 'the service with metrics and tracing off' });
+    servers.push(off);
     const metrics = await startServer({ ...spec, name: 'service-metrics', label: 'service, metrics on', phrase: 'the service with metrics', env: { ...spec.env, METRICS_PORT: String(await freePort()) } });
     servers.push(metrics);
     const metricsPort = Number(metrics.env.METRICS_PORT);
@@ -91,10 +98,9 @@ export async function measureObservability(off: Server, spec: ServerSpec, d: Dat
       env: { ...spec.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'irs-bench', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLED_RATIO) },
     });
     servers.push(sampled);
-    // `off` has had the whole main run to warm up (its code compiled and optimised, its pools and
-    // caches full); the three just started have had nothing. One unmeasured run each first, else their
-    // first round measures start-up work: 1.8-2.2x off's CPU per request in a run of 2 s rounds.
-    for (const server of [metrics, tracing, sampled]) await runLoad(server, getOne(server, d, token, o), 'products/getOne');
+    // One unmeasured run each first, else their first round measures start-up work (servers just started
+    // measured 1.8-2.2x the CPU per request of a warm one in a run of 2 s rounds).
+    for (const server of servers) await runLoad(server, getOne(server, d, token, o), 'products/getOne');
     const configs = [
       ['off', off],
       ['metrics', metrics],
@@ -140,7 +146,7 @@ export function observabilitySection(run: ObservabilityRun): ExtraSection {
   return {
     title: 'Observability overhead (products/getOne)',
     lines: [
-      `The service as measured above (metrics and tracing off), with METRICS_PORT set (scraped every 15 s), with OTEL_EXPORTER_OTLP_ENDPOINT set, every request traced and, as a busy service would run it, 10% of them (spans of both exported as protobuf to a stand-in collector that answers 200: ${num(run.exports.requests)} exports, ${num(run.exports.bytes / 2 ** 20, 1)} MB); ${run.runs.off.length} round${run.runs.off.length > 1 ? 's' : ''}, medians, after one unmeasured run on each of the three servers started for this section.`,
+      `The service started four times for this section, alike but for this: metrics and tracing off, with METRICS_PORT set (scraped every 15 s), with OTEL_EXPORTER_OTLP_ENDPOINT set, every request traced and, as a busy service would run it, 10% of them (spans of both exported as protobuf to a stand-in collector that answers 200: ${num(run.exports.requests)} exports, ${num(run.exports.bytes / 2 ** 20, 1)} MB); ${run.runs.off.length} round${run.runs.off.length > 1 ? 's' : ''}, medians, the four in turns, after one unmeasured run on each.`,
       '',
       '| configuration | req/s | ratio to off | p99 ms | CPU µs/request | CPU ratio to off | target |',
       '|---|--:|--:|--:|--:|--:|---|',

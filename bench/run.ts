@@ -239,7 +239,7 @@ async function main(): Promise<void> {
     speed.sample('the insights quality');
     quality = await measureQuality();
     speed.sample('the observability overhead');
-    observability = await measureObservability(service, specs[0], dataset, token, o);
+    observability = await measureObservability(specs[0], dataset, token, o);
     speed.sample('the end');
 
     Object.assign(
