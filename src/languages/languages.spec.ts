@@ -1,4 +1,32 @@
-import { fromAcceptLanguage, matchLanguage, negotiateLanguage } from './languages';
+import { LANGUAGES, describeLanguage, directionOf, fromAcceptLanguage, matchLanguage, negotiateLanguage } from './languages';
+
+describe('the languages', () => {
+  // The names are Node's CLDR data, capitalised for a menu: this pins what the room and GET /v1/languages show.
+  it('names each in its own words and in English, with its direction', () => {
+    expect(LANGUAGES.map(({ language, name, english, direction }) => `${language} ${name} ${english} ${direction}`)).toEqual([
+      'en English English ltr',
+      'es Español Spanish ltr',
+      'fr Français French ltr',
+      'de Deutsch German ltr',
+      'pt Português Portuguese ltr',
+      'it Italiano Italian ltr',
+      'nl Nederlands Dutch ltr',
+      'pl Polski Polish ltr',
+      'tr Türkçe Turkish ltr',
+      'ja 日本語 Japanese ltr',
+      'zh 中文 Chinese ltr',
+      'ar العربية Arabic rtl',
+    ]);
+  });
+
+  it('describes a language for an LLM in English with its own name, and knows which way it is written', () => {
+    expect(describeLanguage('ja')).toBe('Japanese (日本語)');
+    expect(describeLanguage('en')).toBe('English');
+    expect(describeLanguage('xx')).toBe('xx');
+    expect(directionOf('ar')).toBe('rtl');
+    expect(directionOf('de')).toBe('ltr');
+  });
+});
 
 describe('language choice', () => {
   it('matches a tag by itself, then by its primary subtag', () => {

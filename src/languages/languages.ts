@@ -3,23 +3,27 @@
  * ./catalogs (see messages.ts). The tag is what an interview's `language`, `?lang=` and the invite's
  * recorded language hold; the name is the language's own, as a person choosing it would look for it.
  */
-export const LANGUAGES = [
-  { language: 'en', name: 'English', english: 'English', direction: 'ltr' },
-  { language: 'es', name: 'Español', english: 'Spanish', direction: 'ltr' },
-  { language: 'fr', name: 'Français', english: 'French', direction: 'ltr' },
-  { language: 'de', name: 'Deutsch', english: 'German', direction: 'ltr' },
-  { language: 'pt', name: 'Português', english: 'Portuguese', direction: 'ltr' },
-  { language: 'it', name: 'Italiano', english: 'Italian', direction: 'ltr' },
-  { language: 'nl', name: 'Nederlands', english: 'Dutch', direction: 'ltr' },
-  { language: 'pl', name: 'Polski', english: 'Polish', direction: 'ltr' },
-  { language: 'tr', name: 'Türkçe', english: 'Turkish', direction: 'ltr' },
-  { language: 'ja', name: '日本語', english: 'Japanese', direction: 'ltr' },
-  { language: 'zh', name: '中文', english: 'Chinese', direction: 'ltr' },
-  { language: 'ar', name: 'العربية', english: 'Arabic', direction: 'rtl' },
-] as const;
+const TAGS = ['en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'pl', 'tr', 'ja', 'zh', 'ar'] as const;
 
-export type Language = (typeof LANGUAGES)[number]['language'];
+export type Language = (typeof TAGS)[number];
 export type Direction = 'ltr' | 'rtl';
+
+/**
+ * Names and writing direction come from the Unicode CLDR data Node carries (Intl), not from a table of
+ * ours: one description of each language. CLDR gives a language's own name as it stands mid-sentence
+ * ("español"); a menu entry starts with a capital, as CLDR's own rule for menus (uiListOrMenu) says.
+ * languages.spec.ts pins every name, so a Node whose data differs fails there, not in the room.
+ */
+const IN_ENGLISH = new Intl.DisplayNames(['en'], { type: 'language' });
+export const LANGUAGES: readonly { language: Language; name: string; english: string; direction: Direction }[] = TAGS.map((language) => {
+  const own = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+  return {
+    language,
+    name: own.charAt(0).toLocaleUpperCase(language) + own.slice(1),
+    english: IN_ENGLISH.of(language) ?? language,
+    direction: new Intl.Locale(language).getTextInfo().direction === 'rtl' ? 'rtl' : 'ltr',
+  };
+});
 
 /** What an interview's `language` may be: `auto` (the interviewee's browser decides) or a supported tag. */
 export const AUTO_LANGUAGE = 'auto';
