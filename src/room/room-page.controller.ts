@@ -4,16 +4,17 @@ import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
+import { PAGE_BASE_STYLE } from '../common/page-style';
 import { LinkIdPipe } from './link-id.pipe';
 import { renderRoom, roomCsp } from './room-page';
 import { RoomPageFilter } from './room-page.filter';
 import { RoomRateLimitGuard } from './room-rate-limit.guard';
 import { RoomService } from './room.service';
 
-/** The room's script and stylesheet, read once: plain files, no build step. */
+/** The room's script and stylesheet, read once: plain files, no build step. The stylesheet starts with the house style. */
 const ASSETS = {
   'room.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(__dirname, 'assets', 'room.js')) },
-  'room.css': { type: 'text/css; charset=utf-8', body: readFileSync(join(__dirname, 'assets', 'room.css')) },
+  'room.css': { type: 'text/css; charset=utf-8', body: PAGE_BASE_STYLE + readFileSync(join(__dirname, 'assets', 'room.css'), 'utf8') },
 };
 
 /** The interview room's HTML page at the invite URL, and its two assets. */

@@ -1,36 +1,21 @@
 import { createHash } from 'node:crypto';
+import { PAGE_BASE_STYLE } from '../../common/page-style';
 
 /**
  * The shared report's one style sheet, inlined in the page: the page loads nothing, so it works offline,
- * saved as a file, and under a CSP that names this exact text by its hash. Keep it ASCII: the hash is of
+ * saved as a file, and under a CSP that names this exact text by its hash. It starts with the
+ * house palette and base rules the room shares (common/page-style.ts). Keep it ASCII: the hash is of
  * its UTF-8 bytes, and anything else only invites an encoding mismatch.
  *
  * Charts are SVG, never CSS backgrounds: printers drop backgrounds by default, SVG fills they keep.
  */
-export const REPORT_STYLE = `
+export const REPORT_STYLE = `${PAGE_BASE_STYLE}
 :root {
-  --ink: #1b2330;
-  --muted: #5a6575;
-  --line: #dfe3e9;
-  --field: #b9c2ce;
-  --paper: #ffffff;
-  --page: #f4f6f8;
-  --accent: #2f5bd3;
   --negative: #d55e00;
   --neutral: #8c96a3;
   --positive: #0072b2;
-  color-scheme: light;
 }
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body {
-  margin: 0;
-  background: var(--page);
-  color: var(--ink);
-  font: 16px/1.55 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif;
-  -webkit-font-smoothing: antialiased;
-  overflow-wrap: anywhere;
-}
+body { font-size: 16px; line-height: 1.55; overflow-wrap: anywhere; }
 .report { max-width: 52rem; margin: 0 auto; padding: 2rem 1.25rem 3rem; }
 .card {
   background: var(--paper);
@@ -128,14 +113,6 @@ blockquote.quote p.translation { margin-top: .25rem; color: var(--muted); font-s
 .toc summary { font-weight: 600; color: var(--accent); cursor: pointer; }
 .toc ol { margin: .5rem 0 0; padding-left: 1.75rem; }
 .toc a { color: var(--accent); }
-.visually-hidden {
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  overflow: hidden;
-  clip-path: inset(50%);
-  white-space: nowrap;
-}
 .method { margin: 0; padding-left: 1.25rem; }
 .method li { margin: 0 0 .5rem; }
 @media (max-width: 40rem) {
