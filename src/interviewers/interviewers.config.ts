@@ -33,17 +33,15 @@ export const CONTEXT_TOKENS = { min: 2048, max: 2_000_000, default: 8192 } as co
 /** One entry per kind; a new kind adds its config here. */
 export type InterviewerAgentConfig = OpenAiAgentConfig;
 
-/** The interviewer agents' settings (the namespace interviewersConfig). */
-export interface InterviewersConfig {
-  /** The configured agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
-  readonly agents: ReadonlyMap<string, InterviewerAgentConfig>;
-  /** Given to new interviews, and to those reset to the default (DEFAULT_INTERVIEWER). */
-  readonly defaultInterviewer: string;
-}
-
-export function readInterviewersConfig(env: Env): InterviewersConfig {
-  const agents = readInterviewerAgents(env);
-  return { agents, defaultInterviewer: readDefaultInterviewer(env, agents) };
+/** The interviewer agents' settings (the namespace interviewersConfig): their type is this reader's, as with Nest's registerAs. */
+export function readInterviewersConfig(env: Env) {
+  const agents: ReadonlyMap<string, InterviewerAgentConfig> = readInterviewerAgents(env);
+  return {
+    /** The configured agents by name (INTERVIEWER_AGENTS); the built-in `default` is not among them. */
+    agents,
+    /** Given to new interviews, and to those reset to the default (DEFAULT_INTERVIEWER). */
+    defaultInterviewer: readDefaultInterviewer(env, agents),
+  } as const;
 }
 
 export const interviewersConfig = featureConfig('interviewers', readInterviewersConfig);

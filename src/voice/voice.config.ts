@@ -32,16 +32,14 @@ export interface SpeakerConfig {
   timeoutMs: number;
 }
 
-/** The speech servers of voice interviews (the namespace voiceConfig). */
-export interface VoiceConfig {
-  /** TRANSCRIBER; null: no voice interviews (`mode: "voice"` is refused). */
-  readonly transcriber: TranscriberConfig | null;
-  /** SPEAKER; null: the room speaks questions with the browser's own speech synthesis. */
-  readonly speaker: SpeakerConfig | null;
-}
-
-export function readVoiceConfig(env: Env): VoiceConfig {
-  return { transcriber: readTranscriber(env), speaker: readSpeaker(env) };
+/** The speech servers of voice interviews (the namespace voiceConfig): their type is this reader's, as with Nest's registerAs. */
+export function readVoiceConfig(env: Env) {
+  return {
+    /** TRANSCRIBER; null: no voice interviews (`mode: "voice"` is refused). */
+    transcriber: readTranscriber(env),
+    /** SPEAKER; null: the room speaks questions with the browser's own speech synthesis. */
+    speaker: readSpeaker(env),
+  } as const;
 }
 
 export const voiceConfig = featureConfig('voice', readVoiceConfig);

@@ -1,7 +1,8 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Metrics } from '../metrics/metrics.service';
-import { VoiceConfig } from './voice.config';
+import type { ConfigType } from '@nestjs/config';
+import type { voiceConfig } from './voice.config';
 import {
   EmptyRecordingException,
   NoSpeechException,
@@ -32,7 +33,7 @@ function wav(seconds: number): Buffer {
 
 const WEBM = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]);
 const metrics = new Metrics({ port: null });
-const transcriberAt = (baseUrl: string): VoiceConfig => ({ transcriber: { baseUrl, model: 'm', apiKey: null, timeoutMs: 1000, responseFormat: 'verbose_json' }, speaker: null });
+const transcriberAt = (baseUrl: string): ConfigType<typeof voiceConfig> => ({ transcriber: { baseUrl, model: 'm', apiKey: null, timeoutMs: 1000, responseFormat: 'verbose_json' }, speaker: null });
 
 describe(VoiceService.name, () => {
   describe('checkRecording: the audio route\'s limits before anything is sent anywhere', () => {

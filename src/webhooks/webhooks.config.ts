@@ -3,16 +3,6 @@ import { Env, readBool, readInt } from '../config/env';
 import { RELAY, RETRY_SCHEDULE_SECONDS } from './webhooks.limits';
 import { featureConfig } from '../config/feature-config';
 
-/** The webhooks' own settings (the namespace webhooksConfig). */
-export interface WebhooksConfig {
-  /** Development and tests only: deliver to loopback, private and link-local addresses, and over http. */
-  readonly allowLocal: boolean;
-  /** The waits between attempts, in ms: the contract's schedule unless WEBHOOK_RETRY_SCHEDULE shortens it (tests). */
-  readonly retryScheduleMs: number[];
-  /** An attempt without an answer within this has failed: the contract's 10 s unless WEBHOOK_TIMEOUT_MS shortens it (tests). */
-  readonly timeoutMs: number;
-}
-
 /**
  * WEBHOOK_RETRY_SCHEDULE, for tests: comma-separated waits in seconds (decimals allowed) that replace
  * the contract's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Unset: that schedule.
@@ -27,12 +17,16 @@ function readRetrySchedule(env: Env): number[] {
   return steps.map((s) => Math.round(Number(s) * 1000));
 }
 
-export function readWebhooksConfig(env: Env): WebhooksConfig {
+/** The webhooks' own settings (the namespace webhooksConfig): their type is this reader's, as with Nest's registerAs. */
+export function readWebhooksConfig(env: Env) {
   return {
+    /** Development and tests only: deliver to loopback, private and link-local addresses, and over http. */
     allowLocal: readBool(env, 'WEBHOOK_ALLOW_LOCAL', false),
+    /** The waits between attempts, in ms: the contract's schedule unless WEBHOOK_RETRY_SCHEDULE shortens it (tests). */
     retryScheduleMs: readRetrySchedule(env),
+    /** An attempt without an answer within this has failed: the contract's 10 s unless WEBHOOK_TIMEOUT_MS shortens it (tests). */
     timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', RELAY.timeoutMs, 100, RELAY.timeoutMs),
-  };
+  } as const;
 }
 
 export const webhooksConfig = featureConfig('webhooks', readWebhooksConfig);
