@@ -8,6 +8,16 @@ export type GaugeReader = (set: (value: number, labels?: Record<string, string>)
 
 const noop = (): void => undefined;
 
+/** The histograms' buckets, in seconds. */
+const BUCKETS = {
+  /** Fine below 100 ms, where most answers are, up to the 10 s of the slowest waits. */
+  request: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  /** From the built-in agent's few milliseconds to a slow model's minute. */
+  turn: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+  /** From a short question spoken to a long answer transcribed. */
+  voiceCall: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+};
+
 /** What a webhook attempt came to: a 2xx, another answer, 410 Gone, or no answer at all. */
 export type WebhookAttemptResult = 'delivered' | 'failed' | 'gone' | 'unreachable';
 
@@ -45,20 +55,9 @@ export class Metrics {
     const registers = [this.registry];
     const counter = <T extends string>(name: string, help: string, labelNames: readonly T[]) => new Counter({ name, help, labelNames, registers });
     const histogram = <T extends string>(name: string, help: string, labelNames: readonly T[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
-    const requests = histogram(
-      'http_request_duration_seconds',
-      'HTTP requests by method, route template and status code',
-      ['method', 'route', 'status_code'],
-      // Fine below 100 ms, where most answers are, up to the 10 s of the slowest waits.
-      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    );
+    const requests = histogram('http_request_duration_seconds', 'HTTP requests by method, route template and status code', ['method', 'route', 'status_code'], BUCKETS.request);
     const turns = counter('irs_room_turns_total', 'Interviewer turns taken in the interview room, by agent', ['agent']);
-    const turnSeconds = histogram(
-      'irs_agent_turn_duration_seconds',
-      "How long an interviewer agent took for a turn (the model's answer, or the fallback), by agent",
-      ['agent'],
-      [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
-    );
+    const turnSeconds = histogram('irs_agent_turn_duration_seconds', "How long an interviewer agent took for a turn (the model's answer, or the fallback), by agent", ['agent'], BUCKETS.turn);
     const fallbacks = counter('irs_agent_fallbacks_total', 'Turns an LLM interviewer could not give, taken by the built-in agent instead, by agent and reason', ['agent', 'reason']);
     const invites = counter('irs_invite_transitions_total', 'Invites moved to a status', ['status']);
     const attempts = counter(
@@ -71,7 +70,7 @@ export class Metrics {
       'irs_voice_call_duration_seconds',
       'How long a speech server took for a call of voice interviews (a transcription, a spoken question), by service, whatever its result',
       ['service'],
-      [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      BUCKETS.voiceCall,
     );
     const voiceFailures = counter('irs_voice_failures_total', 'Calls to a speech server that gave nothing usable (the room answered 503), by service and reason', ['service', 'reason']);
     Object.assign(this, {
