@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { StartupSummaryLogger } from './common/logging';
@@ -31,6 +32,10 @@ export async function createApp(config: AppConfig = loadConfig()): Promise<NestE
         : false,
   });
   app.useLogger(new StartupSummaryLogger(app.get(Logger)));
+  // Security headers on every response, the first thing each request meets, as Nest's security guide
+  // applies helmet; upgrade-insecure-requests would send Swagger UI's assets to https on a plain-http
+  // deployment.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.set('x-powered-by', false);
   // req.ip (rate limits, the room's per-address limit, metrics, traces) is the client only behind the
   // proxies TRUST_PROXY names; unset, a client's own X-Forwarded-For is ignored.

@@ -1,6 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import helmet from 'helmet';
 import { AnswersModule } from './answers/answers.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
@@ -80,9 +79,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // Security headers on every response; upgrade-insecure-requests would send Swagger UI's assets to
-    // https on a plain-http deployment.
-    consumer.apply(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })).forRoutes({ path: '*path', method: RequestMethod.ALL });
     // The API's rate limit before its bodies are read, so that every /v1 answer carries its headers.
     // The probes that ping the database are limited too; /health/live touches nothing.
     consumer.apply(RateLimitMiddleware).forRoutes(API, { path: 'health', method: RequestMethod.ALL }, { path: 'health/ready', method: RequestMethod.ALL });

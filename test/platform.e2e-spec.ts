@@ -86,6 +86,16 @@ describe('Authentication, envelope and platform routes', () => {
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
 
+    it('sets the same security headers on the Swagger UI and its document', async () => {
+      // The docs' routes are Express's own, registered before any Nest middleware: helmet must come first.
+      for (const path of ['/docs', '/docs/swagger-ui-init.js', '/docs-json']) {
+        const res = await t.http.get(path);
+        expect([path, res.status]).toEqual([path, 200]);
+        expect([path, res.headers['x-content-type-options']]).toEqual([path, 'nosniff']);
+        expect([path, res.headers['content-security-policy']]).toEqual([path, expect.stringMatching(/^default-src 'self';.*script-src 'self';/)]);
+      }
+    });
+
     it('carries rate-limit headers on authenticated responses', async () => {
       const res = await t.http.get('/v1/products/getList').query({ orgID: 'x' }).set(bearer(admin));
       expect(Number(res.headers['ratelimit-limit'])).toBeGreaterThan(0);
