@@ -120,11 +120,15 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     // Two sends of the webhook (503, then delivered), each a root span with the HTTP request as its child.
     const sends = await spansFor('webhook.send', 2);
     expect(sends.map((s) => s.attributes['irs.webhook.result']).sort()).toEqual(['delivered', 'failed']);
+    const clientSpans: string[] = [];
     for (const send of sends) {
       expect(send.parentSpanId || undefined).toBeUndefined();
       const http = await waitFor('the send\'s HTTP span', async () => collector.spans.find((s) => s.parentSpanId === send.spanId && s.kind === 3 && s.attributes['http.request.method'] === 'POST'));
       expect(http.attributes['url.full']).toBe(hooks.base);
+      clientSpans.push(`00-${http.traceId}-${http.spanId}-01`);
     }
+    // Each delivery carried its HTTP span's trace context, so the endpoint's own traces join ours.
+    expect(hooks.at(path).map((r) => r.traceparent).sort()).toEqual(clientSpans.sort());
 
     const [run] = await spansFor('report.run');
     expect(run.attributes).toMatchObject({ 'irs.report.analyst': 'builtin', 'irs.report.attempt': 1 });

@@ -1,7 +1,4 @@
 // Loaded by tracing.ts only when tracing is on: the SDK and its instrumentations take half a second to load.
-import type { ClientRequest } from 'node:http';
-import type { Span } from '@opentelemetry/api';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, envDetector, resourceFromAttributes, serviceInstanceIdDetector } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -10,15 +7,6 @@ import { otlpSignals } from '../config/tracing-env';
 import { traceQueries } from './query-spans';
 
 const REDACTED = '(redacted)';
-
-/** An outgoing request's span keeps the origin it went to, not the path or query (a webhook URL may hold a secret). */
-function scrubClientSpan(span: Span, request: ClientRequest): void {
-  span.setAttribute('url.full', `${request.protocol}//${String(request.getHeader('host') ?? request.host)}`);
-  span.setAttribute('url.path', REDACTED);
-  span.setAttribute('http.target', REDACTED);
-  span.setAttribute('http.url', REDACTED);
-  if (request.path.includes('?')) span.setAttribute('url.query', REDACTED);
-}
 
 /**
  * OTEL_EXPORTER_OTLP_ENDPOINT (unset: no tracing, nothing loaded): the OpenTelemetry Node SDK, exporting
@@ -42,11 +30,11 @@ export function startTracing(): NodeSDK {
     ...(signals.metrics ? {} : { metricReaders: [] }),
     ...(signals.logs ? {} : { logRecordProcessors: [] }),
     instrumentations: [
-      // Outgoing calls only (node:http): webhook sends, whose URL is a customer's. The server span of
-      // each request is RequestSpanMiddleware's: the instrumentation's incoming side wrapped every
-      // request's emitters and computed its attributes even for the nine in ten the sampler drops.
-      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, applyCustomAttributesOnSpan: (span, request) => scrubClientSpan(span, request as ClientRequest) }),
-      // Given before the span starts, these replace the full URL, path and query it would record.
+      // No HTTP instrumentation: it hooks require, and every query paid for the hook (mysql2 requires its
+      // promise wrapper per query). The server span is RequestSpanMiddleware's, a webhook send's client
+      // span webhook-sender.ts's, both through the API. Calls through fetch (model and speech servers)
+      // are undici's, read from its diagnostics channels (no require hook). Given before the span
+      // starts, these attributes replace the full URL, path and query it would record.
       new UndiciInstrumentation({
         startSpanHook: (request) => ({ 'url.full': request.origin, 'url.path': REDACTED, 'url.query': request.path.includes('?') ? REDACTED : '' }),
       }),

@@ -12,6 +12,8 @@ export interface Received {
   at: number;
   /** Null when Webhook.verify accepted it; the library's complaint otherwise. */
   verifyError: string | null;
+  /** The W3C trace context the sender passed on, when tracing is on. */
+  traceparent?: string;
 }
 
 /** What an endpoint answers: a status, a redirect, or nothing at all. */
@@ -99,7 +101,8 @@ export class WebhookReceiver {
       } catch {
         payload = { type: '(not JSON)', timestamp: '', data: {} };
       }
-      this.received.push({ path, id: String(req.headers['webhook-id']), body, payload, at: Date.now(), verifyError });
+      const traceparent = typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined;
+      this.received.push({ path, id: String(req.headers['webhook-id']), body, payload, at: Date.now(), verifyError, ...(traceparent ? { traceparent } : {}) });
       const attempt = (this.attempts.get(path) ?? 0) + 1;
       this.attempts.set(path, attempt);
       const answer = (this.behaviours.get(path) ?? (() => 204))(attempt);
