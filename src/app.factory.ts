@@ -6,7 +6,9 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { StartupSummaryLogger } from './common/logging';
 import { AppConfig, loadConfig } from './config/app-config';
+import { tracingEnabled } from './config/tracing-env';
 import { setupSwagger } from './swagger';
+import { requestSpan } from './tracing/request-span';
 
 /**
  * Builds the application exactly as production runs it: main.ts and the e2e tests both call this.
@@ -32,7 +34,9 @@ export async function createApp(config: AppConfig = loadConfig()): Promise<NestE
         : false,
   });
   app.useLogger(new StartupSummaryLogger(app.get(Logger)));
-  // Security headers on every response, the first thing each request meets, as Nest's security guide
+  // With tracing on, a request's span comes first, so that its time and children include everything after.
+  if (tracingEnabled()) app.use(requestSpan);
+  // Security headers on every response, the first thing each request meets (after its span), as Nest's security guide
   // applies helmet; upgrade-insecure-requests would send Swagger UI's assets to https on a plain-http
   // deployment.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));

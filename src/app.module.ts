@@ -28,7 +28,6 @@ import { ReportsModule } from './reports/reports.module';
 import { RoomModule } from './room/room.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { VoiceModule } from './voice/voice.module';
-import { TracingHttpModule } from './tracing/tracing-http.module';
 
 const API = { path: 'v1/*path', method: RequestMethod.ALL };
 
@@ -40,8 +39,6 @@ const API = { path: 'v1/*path', method: RequestMethod.ALL };
  */
 @Module({
   imports: [
-    // First, so that a request's span and time include the other middleware.
-    TracingHttpModule,
     MetricsHttpModule,
     AuthModule,
     RateLimitModule,

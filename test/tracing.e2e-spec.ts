@@ -6,6 +6,7 @@ import { ENGINE } from '../src/config/engine';
 import { BuiltServer } from './helpers/built-server';
 import { migratedDatabase } from './helpers/migrated-database';
 import { OtlpReceiver, ReceivedSpan } from './helpers/otlp-receiver';
+import { StandInModel } from './helpers/stand-in-model';
 import { waitFor } from './helpers/wait';
 import { WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -16,8 +17,9 @@ const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 
 /**
  * OTEL_EXPORTER_OTLP_ENDPOINT: the built server (the SDK must start before the app loads) exports its
  * spans over OTLP/HTTP to a stand-in collector, which decodes them. An interview through the room, a
- * webhook that fails once and is then delivered, and a report; then the spans' names, parents and
- * attributes, and a search of everything exported for the linkID, the token, the e-mail and the answer.
+ * webhook that fails once and is then delivered, and a report by an analyst on a stand-in model server;
+ * then the spans' names, parents and attributes, and a search of everything exported for the linkID,
+ * the token, the e-mail and the answer.
  */
 jest.setTimeout(120_000);
 
@@ -28,6 +30,8 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
   let server: BuiltServer | undefined;
   let collector: OtlpReceiver;
   let hooks: WebhookReceiver;
+  let model: StandInModel;
+  let modelOrigin: string;
   let webhookID: string | undefined;
   let linkID: string;
 
@@ -37,7 +41,11 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     ({ db, token } = await migratedDatabase(databaseUrl, 'tracing'));
     collector = await OtlpReceiver.start();
     hooks = await WebhookReceiver.start();
+    model = new StandInModel([{ labels: ['Spreadsheets'], description: 'Answers about spreadsheets', pattern: /spreadsheets/i }]);
+    const modelUrl = await model.start();
+    modelOrigin = new URL(modelUrl).origin;
     server = await BuiltServer.start(dir, {
+      INTERVIEWER_AGENTS: model.agents(modelUrl),
       DATABASE_URL: databaseUrl,
       WEBHOOK_ALLOW_LOCAL: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.3,0.3',
@@ -61,6 +69,7 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     await db.destroy();
     await collector.close();
     await hooks.close();
+    await model.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -93,7 +102,7 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     await call('POST', `/i/${linkID}/reply`, { content: ANSWER }, false);
     await call('POST', `/i/${linkID}/end`, {}, false);
     await hooks.waitFor(path, 2);
-    const { reportID } = await call('POST', '/v1/reports/addOne', { interviewID });
+    const { reportID } = await call('POST', '/v1/reports/addOne', { interviewID, analyst: 'stand-in' });
     await waitFor('the report', async () => ((await call('GET', `/v1/reports/getOne?reportID=${reportID}`)).status === 'completed' ? true : undefined), 20_000);
 
     expect([...collector.contentTypes]).toEqual([protocol === 'http/json' ? 'application/json' : 'application/x-protobuf']);
@@ -131,8 +140,19 @@ describe.each(['http/protobuf', 'http/json'])('Traces (OTEL_EXPORTER_OTLP_ENDPOI
     expect(hooks.at(path).map((r) => r.traceparent).sort()).toEqual(clientSpans.sort());
 
     const [run] = await spansFor('report.run');
-    expect(run.attributes).toMatchObject({ 'irs.report.analyst': 'builtin', 'irs.report.attempt': 1 });
+    expect(run.attributes).toMatchObject({ 'irs.report.analyst': 'stand-in', 'irs.report.attempt': 1 });
     expect(run.parentSpanId || undefined).toBeUndefined();
+    // Each request to the model server is a client span inside the run, its origin alone, and carried its
+    // trace context, so a model server's own traces join ours.
+    expect(model.requests.length).toBeGreaterThan(0);
+    const modelSpans = await waitFor('the model requests\' spans', async () => {
+      const found = collector.spans.filter((s) => s.kind === 3 && s.attributes['url.full'] === modelOrigin);
+      return found.length >= model.requests.length ? found : undefined;
+    });
+    for (const span of modelSpans) {
+      expect({ method: span.attributes['http.request.method'], status: span.attributes['http.response.status_code'], inRun: collector.ancestors(span).some((a) => a.spanId === run.spanId) }).toEqual({ method: 'POST', status: 200, inRun: true });
+    }
+    expect(model.requests.map((r) => r.traceparent).sort()).toEqual(modelSpans.map((span) => `00-${span.traceId}-${span.spanId}-01`).sort());
 
     if (ENGINE === 'mysql') {
       // Queries are children of the request (or job) that ran them, their values masked.

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { Secret } from '../config/server-fields';
+import { endClientSpan, startClientSpan } from './spans';
 
 /** A server speaking OpenAI's HTTP API (OpenAI, vLLM, Ollama, llama.cpp, LM Studio, speaches, LocalAI) as configured. */
 export interface OpenAiServer {
@@ -56,11 +57,22 @@ export function openAiClient(server: OpenAiServer, responseBytes: number): OpenA
   });
 }
 
+/**
+ * fetch bounded to `limit` bytes of body, each request in a client span of its own (startClientSpan)
+ * whose trace context goes along in `traceparent`, ended when the response's status is in.
+ */
 function boundedFetch(limit: number): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init).catch((error: unknown) => {
+    const target = new URL(input instanceof Request ? input.url : input);
+    const { span, headers: traced } = startClientSpan(init?.method ?? (input instanceof Request ? input.method : 'GET'), target);
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    for (const [name, value] of Object.entries(traced)) headers.set(name, value);
+    const response = await fetch(input, { ...init, headers }).catch((error: unknown) => {
+      const name = (error as { name?: unknown } | null)?.name;
+      endClientSpan(span, null, name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'unreachable');
       throw ownRealm(error);
     });
+    endClientSpan(span, response.status);
     if (!response.body) return response;
     let size = 0;
     const declared = Number(response.headers.get('content-length'));

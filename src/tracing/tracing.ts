@@ -1,5 +1,5 @@
-// Side-effect import, right after load-env in main.ts and before anything else is loaded: the
-// instrumentations can only wrap modules (http, undici) that are required after them.
+// Side-effect import, right after load-env in main.ts and before anything else is loaded: the tracer
+// provider is registered before the first span is asked for (a background job's, say, while the app starts).
 import { applyDefaultSampling, tracingEnabled } from '../config/tracing-env';
 
 // Required, not imported, so that a process without tracing never loads the SDK (see tracing-sdk.ts).

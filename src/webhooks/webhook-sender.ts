@@ -1,8 +1,7 @@
-import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { serviceTracer } from '../common/spans';
+import { endClientSpan, startClientSpan } from '../common/spans';
 import { WEBHOOK_LIMITS } from './webhooks.limits';
 import { refusalOf, refusedTarget, webhookAgent } from './webhook-targets';
 
@@ -53,27 +52,15 @@ export function sendWebhook(url: string, body: string, headers: Record<string, s
   const refused = refusedTarget(target, options.allowLocal);
   if (refused) return Promise.resolve(outcome(null, `refused: ${refused}`));
 
-  // The HTTP client span, made here through the OpenTelemetry API (a no-op without tracing) rather than
-  // by the stock HTTP instrumentation, whose require hook every query paid for (bench/README.md). It
-  // keeps the origin only: a webhook's path or query may hold a secret.
-  const span = serviceTracer.startSpan('POST', {
-    kind: SpanKind.CLIENT,
-    attributes: { 'http.request.method': 'POST', 'url.full': target.origin, 'server.address': target.hostname, 'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80) },
-  });
-  const traced: Record<string, string> = {};
-  propagation.inject(trace.setSpan(context.active(), span), traced);
+  // Its HTTP client span keeps the origin only, and its trace context goes along in `traceparent`.
+  const { span, headers: traced } = startClientSpan('POST', target);
 
   return new Promise<SendOutcome>((resolve) => {
     let settled = false;
     const settle = (result: SendOutcome) => {
       if (settled) return;
       settled = true;
-      if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
-      if (result.statusCode === null || result.statusCode >= 400) {
-        span.setAttribute('error.type', result.statusCode === null ? (result.aborted ? 'aborted' : 'unreachable') : String(result.statusCode));
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      span.end();
+      endClientSpan(span, result.statusCode, result.aborted ? 'aborted' : 'unreachable');
       resolve(result);
     };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;

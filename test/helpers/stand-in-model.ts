@@ -14,6 +14,8 @@ export interface StandInRequest {
   kind: string;
   user: string;
   raw: string;
+  /** The W3C trace context the request carried, if any. */
+  traceparent?: string;
 }
 
 interface Line {
@@ -76,7 +78,7 @@ export class StandInModel {
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
       const body = JSON.parse(raw) as { messages: { content: string }[]; response_format: { json_schema: { name: string } } };
-      const request = { kind: body.response_format.json_schema.name, user: body.messages.at(-1)!.content, raw };
+      const request: StandInRequest = { kind: body.response_format.json_schema.name, user: body.messages.at(-1)!.content, raw, traceparent: req.headers.traceparent as string | undefined };
       this.requests.push(request);
       void (this.gate ?? Promise.resolve()).then(() => {
         const status = this.fail?.(request);
