@@ -68,8 +68,7 @@ function boundedFetch(limit: number): typeof fetch {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     for (const [name, value] of Object.entries(traced)) headers.set(name, value);
     const response = await fetch(input, { ...init, headers }).catch((error: unknown) => {
-      const name = (error as { name?: unknown } | null)?.name;
-      endClientSpan(span, null, name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'unreachable');
+      endClientSpan(span, null, serverFailureOf(error, 0)?.kind === 'timeout' ? 'timeout' : 'unreachable');
       throw ownRealm(error);
     });
     endClientSpan(span, response.status);

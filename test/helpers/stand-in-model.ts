@@ -78,7 +78,7 @@ export class StandInModel {
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
       const body = JSON.parse(raw) as { messages: { content: string }[]; response_format: { json_schema: { name: string } } };
-      const request: StandInRequest = { kind: body.response_format.json_schema.name, user: body.messages.at(-1)!.content, raw, traceparent: req.headers.traceparent as string | undefined };
+      const request: StandInRequest = { kind: body.response_format.json_schema.name, user: body.messages.at(-1)!.content, raw, traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined };
       this.requests.push(request);
       void (this.gate ?? Promise.resolve()).then(() => {
         const status = this.fail?.(request);
