@@ -24,6 +24,9 @@ the same queries); see bench/README.md.
   --only quality   the insights quality section alone (banking77, yelp, a report over 100,000
                    answers and a question of 20,000 through the analysis worker): no database, no
                    server; written to bench/results/quality.md
+  --only paired    with --compare: the paired section alone (each operation one request at a time,
+                   the two builds in turns), the other servers not started: a change judged against
+                   an earlier build in minutes; written to bench/results/paired.md
 
 Use a database of its own: the run adds about 11,100 products, 1,512 invites and 2,200 profiles.`;
 
@@ -54,8 +57,11 @@ export interface Options {
   connections: number;
   rounds: number;
   skipSeed: boolean;
-  /** One section alone instead of the whole run: insights (issue 19's figures) or quality (issue 29's). */
-  only?: 'insights' | 'quality';
+  /**
+   * One section alone instead of the whole run: insights (issue 19's figures), quality (issue 29's) or,
+   * with --compare, paired (issue 30's: the one comparison of two builds finer than 5% here).
+   */
+  only?: 'insights' | 'quality' | 'paired';
   /** --compare: a built checkout of an earlier commit of the service, measured beside this one (issue 30). */
   compare?: string;
 }
@@ -84,7 +90,7 @@ export function parseArgs(argv: string[]): Options {
     }
     if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      if (value !== 'insights' && value !== 'quality') throw new UsageError(`--only takes "insights" or "quality"\n\n${USAGE}`);
+      if (value !== 'insights' && value !== 'quality' && value !== 'paired') throw new UsageError(`--only takes "insights", "quality" or "paired"\n\n${USAGE}`);
       o.only = value;
       continue;
     }
@@ -103,8 +109,10 @@ export function parseArgs(argv: string[]): Options {
     }
     (o as unknown as Record<string, number>)[limit[0]] = Number(value);
   }
-  // The sections --only runs are the service's alone: there is nothing to compare the earlier build on.
-  if (o.only && o.compare) throw new UsageError(`--compare measures the whole run, not --only ${o.only}\n\n${USAGE}`);
+  // Insights and quality are the service's alone: there is nothing to compare the earlier build on. The
+  // paired section is nothing but that comparison.
+  if (o.only === 'paired' && !o.compare) throw new UsageError(`--only paired compares the service with an earlier build: give --compare DIR\n\n${USAGE}`);
+  if (o.only && o.only !== 'paired' && o.compare) throw new UsageError(`--compare measures the whole run, not --only ${o.only}\n\n${USAGE}`);
   return o;
 }
 

@@ -23,13 +23,13 @@ import { BIG_LIST_INVITES, BigListRun, bigListSection, measureBigList } from './
 import { InsightsRun, insightsSection, measureInsights } from './insights';
 import { QualityRun, measureQuality, qualitySection } from './insights-quality';
 import { ObservabilityRun, measureObservability, observabilitySection } from './observability';
-import { PairedRun, measurePaired, pairedSection } from './paired';
+import { PairedRun, measurePairedRounds, pairedSection } from './paired';
 import { MachineSpeed } from './machine-speed';
 import { OpRuns, estimateSeconds, measureAll } from './measure';
 import { checkParity } from './operations';
 import { Server, ServerSpec, highWaterMb, startServer, stopAll, stopChild, stopChildrenOnExit, waitQuiet } from './processes';
 import { fmt } from './numbers';
-import { describeCommit, describeMachine, report } from './report';
+import { type ExtraSection, describeCommit, describeMachine, report } from './report';
 
 /** The servers compared, the service first: every ratio in the report is the service's over another's. */
 function serverSpecs(o: Options): ServerSpec[] {
@@ -134,10 +134,17 @@ async function qualityAlone(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   const loadAtStart = loadavg()[0];
   const section = qualitySection(await measureQuality());
-  const meta = { commit, 'load average (1 min)': `${loadAtStart.toFixed(2)} when the run started, ${loadavg()[0].toFixed(2)} at the end; ${cpus().length} cores`, ...describeMachine() };
-  const md = [`# Insights quality section alone (npm run bench -- --only quality)`, '', ...Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`), '', `## ${section.title}`, '', ...section.lines, '', '## Targets', '', ...section.verdicts.map((v) => `- ${v}`), ''].join('\n');
-  writeFileSync(join(RESULTS, 'quality.md'), md);
-  process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'quality.md'))}.\n`);
+  writeSectionAlone('quality', 'Insights quality section alone', section, { commit, 'load average (1 min)': loadLine(loadAtStart), ...describeMachine() });
+}
+
+const loadLine = (atStart: number) => `${atStart.toFixed(2)} when the run started, ${loadavg()[0].toFixed(2)} at the end; ${cpus().length} cores`;
+
+/** --only: one section's report, written to bench/results/<only>.md (untracked) and printed; latest.md is left as it is. */
+function writeSectionAlone(only: NonNullable<Options['only']>, title: string, section: ExtraSection, meta: Record<string, string>): void {
+  const md = [`# ${title} (npm run bench -- --only ${only})`, '', ...Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`), '', `## ${section.title}`, '', ...section.lines, '', '## Targets', '', ...section.verdicts.map((v) => `- ${v}`), ''].join('\n');
+  const file = join(RESULTS, `${only}.md`);
+  writeFileSync(file, md);
+  process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, file)}.\n`);
 }
 
 async function main(): Promise<void> {
@@ -150,8 +157,8 @@ async function main(): Promise<void> {
         'ideally a database of its own. The embedded SQLite database is not benchmarked.',
     );
   }
-  // --only insights: the service alone, the section's measurements alone.
-  const specs = o.only ? serverSpecs(o).slice(0, 1) : serverSpecs(o);
+  // --only: the section's servers alone: the service, and for paired the earlier build beside it.
+  const specs = o.only === 'paired' ? serverSpecs(o).filter((s, i) => i === 0 || s.earlier) : o.only ? serverSpecs(o).slice(0, 1) : serverSpecs(o);
   for (const file of [...specs.map((s) => s.script), LOAD_MAIN]) {
     if (!existsSync(file)) throw new UsageError(`${relative(ROOT, file)} is missing: run \`npm run build\` first (npm run bench does).`);
   }
@@ -201,12 +208,23 @@ async function main(): Promise<void> {
     }
     if (o.only === 'insights') {
       insights = await measureInsights(servers[0], { interviewID: dataset.studyInterviewID, productID: dataset.productID }, token, o.rounds);
-      const section = insightsSection(insights);
-      meta.commit = commit;
-      meta['load average (1 min)'] = `${loadAtStart.toFixed(2)} when the run started, ${loadavg()[0].toFixed(2)} at the end; ${cpus().length} cores`;
-      const md = [`# Insights section alone (npm run bench -- --only insights)`, '', ...Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`), '', `## ${section.title}`, '', ...section.lines, '', '## Targets', '', ...section.verdicts.map((v) => `- ${v}`), ''].join('\n');
-      writeFileSync(join(RESULTS, 'insights.md'), md);
-      process.stdout.write(`\n${md}\nWritten to ${relative(ROOT, join(RESULTS, 'insights.md'))}.\n`);
+      writeSectionAlone('insights', 'Insights section alone', insightsSection(insights), { commit, 'load average (1 min)': loadLine(loadAtStart) });
+      return;
+    }
+    if (o.only === 'paired') {
+      await checkParity(servers, dataset, token);
+      await cleanWrites(pool, dataset);
+      const [service, earlier] = servers;
+      await Promise.all(servers.map((s) => stopChild(s.child)));
+      paired = await measurePairedRounds([service, earlier], dataset, token, o, pool);
+      writeSectionAlone('paired', 'Paired section alone', pairedSection(paired!), {
+        commit,
+        [service.label]: service.description,
+        [earlier.label]: earlier.description,
+        options: `--duration ${o.duration} --rounds ${o.rounds}`,
+        'load average (1 min)': loadLine(loadAtStart),
+        ...describeMachine(),
+      });
       return;
     }
     await checkParity(servers, dataset, token);
@@ -220,11 +238,12 @@ async function main(): Promise<void> {
     speed.sample('the load measurements');
     results = await measureAll(servers, dataset, token, o, pool);
     const service = servers[0];
-    // --compare: each operation once more, one request at a time, the two builds in turns (paired.ts).
+    // --compare: each operation once more, one request at a time, the two builds in turns, on new
+    // processes each round (paired.ts).
     const earlierServer = servers.find((s) => s.earlier);
     if (earlierServer) {
       speed.sample('the paired section');
-      for (let round = 1; round <= o.rounds; round++) paired = await measurePaired(service, earlierServer, dataset, token, o, pool, paired);
+      paired = await measurePairedRounds([service, earlierServer], dataset, token, o, pool);
     }
     speed.sample('the lists at scale');
     for (let round = 1; round <= o.rounds; round++) {
