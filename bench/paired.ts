@@ -39,6 +39,12 @@ function pairable(op: Op): boolean {
   return !op.paths && !op.resets;
 }
 
+/** The operations paired against `earlier`: the pairable ones it serves. */
+const pairedOps = (earlier: Server) => OPS.filter((op) => pairable(op) && serves(earlier, op.key));
+
+/** One request of `op`, as the paired section sends it. */
+const requestOf = (op: Op, d: Dataset, token: string) => ({ method: op.method, path: op.path(d), headers: headersFor(token, op), body: op.body?.(d) });
+
 /**
  * The paired rounds, each on a new pair of processes, warmed on every operation first. Two processes of
  * one build do not end up alike: one kept invites/getList of 1,000 at 1.16x the other's time in all
@@ -54,8 +60,8 @@ export async function measurePairedRounds(specs: readonly [ServerSpec, ServerSpe
       for (const spec of specs) pair.push(await startServer({ ...spec, name: `${spec.name}-paired` }));
       const [service, earlier] = pair;
       // What a new process pays once (loading, compiling its hot paths) is not a figure of either build.
-      for (const op of OPS.filter((op) => pairable(op) && serves(earlier, op.key))) {
-        await timeInterleaved(pair, { method: op.method, path: op.path(d), headers: headersFor(token, op), body: op.body?.(d) }, 1);
+      for (const op of pairedOps(earlier)) {
+        await timeInterleaved(pair, requestOf(op, d, token), 1);
         if (op.write) await settleAfterCleanup(pool, d);
       }
       run = await measurePaired(service, earlier, d, token, o, pool, run);
@@ -69,12 +75,12 @@ export async function measurePairedRounds(specs: readonly [ServerSpec, ServerSpe
 /** A round's paired measurement of every pairable operation; the writes' rows are removed after each. */
 export async function measurePaired(service: Server, earlier: Server, d: Dataset, token: string, o: Options, pool: Pool, into?: PairedRun): Promise<PairedRun> {
   const seconds = o.duration;
-  const run = into ?? { earlier, seconds, ops: OPS.filter((op) => pairable(op) && serves(earlier, op.key)).map((op) => ({ op, rounds: [] })) };
+  const run = into ?? { earlier, seconds, ops: pairedOps(earlier).map((op) => ({ op, rounds: [] })) };
   const round = run.ops[0]?.rounds.length ?? 0;
   for (const paired of run.ops) {
     const { op } = paired;
     const pair = round % 2 === 0 ? [service, earlier] : [earlier, service];
-    const timed = await timeInterleaved(pair, { method: op.method, path: op.path(d), headers: headersFor(token, op), body: op.body?.(d) }, seconds, 10);
+    const timed = await timeInterleaved(pair, requestOf(op, d, token), seconds, 10);
     for (const s of pair) assertAlive(s);
     const [now, then] = [timed.get(service)!, timed.get(earlier)!];
     paired.rounds.push({ ms: [now.medianMs, then.medianMs], cpuUs: [now.cpuUsPerRequest, then.cpuUsPerRequest], n: [now.n, then.n] });

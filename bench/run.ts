@@ -217,7 +217,7 @@ async function main(): Promise<void> {
       const [service, earlier] = servers;
       await Promise.all(servers.map((s) => stopChild(s.child)));
       paired = await measurePairedRounds([service, earlier], dataset, token, o, pool);
-      writeSectionAlone('paired', 'Paired section alone', pairedSection(paired!), {
+      writeSectionAlone('paired', 'Paired section alone', pairedSection(paired), {
         commit,
         [service.label]: service.description,
         [earlier.label]: earlier.description,
